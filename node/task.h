@@ -1,0 +1,52 @@
+// The Task API (DESIGN.md §6): a task is an event-driven, migratable piece of a job. It reacts to
+// messages, never blocks, and between two handlers its whole state can be serialized. Handlers of
+// one task never run concurrently (actor style); different tasks may run on different workers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "protocol/archives.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+class Context;
+
+// One application message delivered to a task, in channel order.
+struct Message {
+  TaskId from;
+  std::uint32_t tag = 0;
+  std::vector<std::uint8_t> payload;
+};
+
+class Task {
+ public:
+  virtual ~Task() = default;
+
+  // After creation, and (later issues) after a restore or a migration.
+  virtual void start(Context& ctx) = 0;
+  // One message from another task of the same job.
+  virtual void receive(Context& ctx, Message&& msg) = 0;
+  // The combined values of an SPMD reduction this task contributed to with ctx.contribute().
+  virtual void reduced(Context& ctx, std::uint64_t step, const std::vector<double>& values) = 0;
+  // Abstract, machine-independent load (cells, particles, ...).
+  virtual double load() const = 0;
+  virtual bool can_split() const { return false; }
+
+  // Whole task state, endian- and word-size-neutral (protocol/archives.h).
+  virtual void save_state(PortableOutputArchive& ar) const = 0;
+  virtual void load_state(BoundedInputArchive& ar) = 0;
+};
+
+// Implements save_state/load_state from the derived class's Cereal `serialize` template.
+template <class Derived>
+class SerializableTask : public Task {
+ public:
+  void save_state(PortableOutputArchive& ar) const override {
+    ar(const_cast<Derived&>(static_cast<const Derived&>(*this)));
+  }
+  void load_state(BoundedInputArchive& ar) override { ar(static_cast<Derived&>(*this)); }
+};
+
+}  // namespace drift

@@ -1,0 +1,25 @@
+// Whole messages to and from bytes. encode() gives a complete frame (header + body); decode_body()
+// turns one received body into the message its type names, or an error naming what was wrong
+// (unknown type, truncated body, length beyond the remaining bytes, bad enum or bool, trailing
+// bytes). Decoding never allocates more than a small multiple of the body size.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "protocol/frame.h"
+#include "protocol/messages.h"
+#include "protocol/status.h"
+
+namespace drift {
+
+std::vector<std::uint8_t> encode(const WireMessage& msg);
+std::vector<std::uint8_t> encode_body(const WireMessage& msg);
+MsgType type_of(const WireMessage& msg);
+
+Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body);
+// A complete frame: header checks (magic, version, max_body) then the body.
+Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body);
+
+}  // namespace drift

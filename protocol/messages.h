@@ -1,0 +1,305 @@
+// Every message drift sends, with its wire type number. Bodies are Cereal portable binary,
+// little-endian (codec.h). Adding a message: give it a new MsgType, a kType member, and a golden
+// vector in tests/protocol/golden_test.cc.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+enum class MsgType : std::uint16_t {
+  // handshake (DESIGN.md §4)
+  kHello = 1,
+  kHelloAuth = 2,
+  // membership and failure detection
+  kHeartbeat = 10,
+  // task traffic
+  kTaskMessage = 20,
+  // job lifecycle between root and hosting nodes
+  kCreateTasks = 30,
+  kTasksCreated = 31,
+  kStartJob = 32,
+  kReductionContribution = 33,
+  kReductionResult = 34,
+  kTaskFinished = 35,
+  kJobEnd = 36,
+  // client (driftctl) <-> daemon
+  kStatusRequest = 50,
+  kStatusReply = 51,
+  kRunRequest = 52,
+  kJobProgress = 53,
+  kJobResult = 54,
+  kJobFailed = 55,
+};
+
+enum class PeerRole : std::uint8_t { kNode = 0, kClient = 1 };
+inline constexpr std::uint8_t kPeerRoleMax = 1;
+
+using Nonce = std::array<std::uint8_t, 32>;
+using Mac = std::array<std::uint8_t, 32>;
+
+struct Hello {
+  static constexpr MsgType kType = MsgType::kHello;
+  std::string cluster;
+  std::uint16_t protocol_version = 0;
+  PeerRole role = PeerRole::kNode;
+  std::uint32_t node_id = 0;  // 0 for clients
+  std::uint64_t incarnation = 0;
+  std::string name;
+  std::string listen_address;  // empty for clients
+  Nonce nonce{};
+
+  friend bool operator==(const Hello&, const Hello&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(cluster, protocol_version);
+    wire_enum<kPeerRoleMax>(ar, role);
+    ar(node_id, incarnation, name, listen_address, nonce);
+  }
+};
+
+// HMAC-SHA256 under the cluster secret of the peer's nonce and both hellos (handshake.h).
+struct HelloAuth {
+  static constexpr MsgType kType = MsgType::kHelloAuth;
+  Mac mac{};
+
+  friend bool operator==(const HelloAuth&, const HelloAuth&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(mac);
+  }
+};
+
+struct Heartbeat {
+  static constexpr MsgType kType = MsgType::kHeartbeat;
+  std::uint32_t from = 0;
+  std::uint64_t incarnation = 0;
+  std::uint64_t sequence = 0;
+  LoadIndex load;
+  std::vector<MemberInfo> gossip;  // a bounded rotating slice of the sender's member table
+
+  friend bool operator==(const Heartbeat&, const Heartbeat&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(from, incarnation, sequence, load, gossip);
+  }
+};
+
+// One application message on the channel (from -> to). `seq` numbers the channel from 1 so the
+// receiver delivers in order, exactly once (DESIGN.md §6).
+struct TaskMessage {
+  static constexpr MsgType kType = MsgType::kTaskMessage;
+  TaskId from;
+  TaskId to;
+  std::uint64_t seq = 0;
+  std::uint32_t tag = 0;
+  std::vector<std::uint8_t> payload;
+
+  friend bool operator==(const TaskMessage&, const TaskMessage&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(from, to, seq, tag, payload);
+  }
+};
+
+// Root -> hosting node: create these tasks of the job. `placement[i]` is the node of task i.
+struct CreateTasks {
+  static constexpr MsgType kType = MsgType::kCreateTasks;
+  std::uint64_t job = 0;
+  std::uint32_t root = 0;
+  JobSpec spec;
+  std::vector<std::uint32_t> placement;
+  std::vector<std::uint32_t> indices;
+
+  friend bool operator==(const CreateTasks&, const CreateTasks&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, root, spec, placement, indices);
+  }
+};
+
+struct TasksCreated {
+  static constexpr MsgType kType = MsgType::kTasksCreated;
+  std::uint64_t job = 0;
+  std::uint32_t node = 0;
+  bool ok = false;
+  std::string error;
+
+  friend bool operator==(const TasksCreated&, const TasksCreated&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, node);
+    wire_bool(ar, ok);
+    ar(error);
+  }
+};
+
+struct StartJob {
+  static constexpr MsgType kType = MsgType::kStartJob;
+  std::uint64_t job = 0;
+
+  friend bool operator==(const StartJob&, const StartJob&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+  }
+};
+
+struct ReductionContribution {
+  static constexpr MsgType kType = MsgType::kReductionContribution;
+  std::uint64_t job = 0;
+  std::uint32_t task = 0;
+  std::uint64_t step = 0;
+  std::vector<double> values;
+
+  friend bool operator==(const ReductionContribution&, const ReductionContribution&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, task, step, values);
+  }
+};
+
+struct ReductionResult {
+  static constexpr MsgType kType = MsgType::kReductionResult;
+  std::uint64_t job = 0;
+  std::uint64_t step = 0;
+  std::vector<double> values;
+
+  friend bool operator==(const ReductionResult&, const ReductionResult&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, step, values);
+  }
+};
+
+struct TaskFinished {
+  static constexpr MsgType kType = MsgType::kTaskFinished;
+  std::uint64_t job = 0;
+  std::uint32_t task = 0;
+  std::vector<std::uint8_t> result;
+
+  friend bool operator==(const TaskFinished&, const TaskFinished&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, task, result);
+  }
+};
+
+// Root -> hosting nodes: the job is over (done or failed); drop its tasks.
+struct JobEnd {
+  static constexpr MsgType kType = MsgType::kJobEnd;
+  std::uint64_t job = 0;
+  bool failed = false;
+  std::string reason;
+
+  friend bool operator==(const JobEnd&, const JobEnd&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+    wire_bool(ar, failed);
+    ar(reason);
+  }
+};
+
+struct StatusRequest {
+  static constexpr MsgType kType = MsgType::kStatusRequest;
+  std::uint32_t flags = 0;  // reserved, 0
+
+  friend bool operator==(const StatusRequest&, const StatusRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(flags);
+  }
+};
+
+struct NodeStatus {
+  MemberInfo member;
+  LoadIndex load;
+
+  friend bool operator==(const NodeStatus&, const NodeStatus&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(member, load);
+  }
+};
+
+struct StatusReply {
+  static constexpr MsgType kType = MsgType::kStatusReply;
+  std::uint32_t responder = 0;
+  std::vector<NodeStatus> nodes;
+
+  friend bool operator==(const StatusReply&, const StatusReply&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(responder, nodes);
+  }
+};
+
+struct RunRequest {
+  static constexpr MsgType kType = MsgType::kRunRequest;
+  JobSpec spec;
+
+  friend bool operator==(const RunRequest&, const RunRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(spec);
+  }
+};
+
+struct JobProgress {
+  static constexpr MsgType kType = MsgType::kJobProgress;
+  std::uint64_t job = 0;
+  std::uint64_t step = 0;   // steps completed
+  std::uint64_t steps = 0;  // steps in all
+  std::vector<double> values;  // this step's reduction
+
+  friend bool operator==(const JobProgress&, const JobProgress&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, step, steps, values);
+  }
+};
+
+struct JobResult {
+  static constexpr MsgType kType = MsgType::kJobResult;
+  std::uint64_t job = 0;
+  std::string app;
+  std::string checksum;
+  std::uint64_t steps = 0;
+  std::uint32_t tasks = 0;
+  double wall_s = 0;
+  std::map<std::string, std::string> details;
+
+  friend bool operator==(const JobResult&, const JobResult&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, app, checksum, steps, tasks, wall_s, details);
+  }
+};
+
+struct JobFailed {
+  static constexpr MsgType kType = MsgType::kJobFailed;
+  std::uint64_t job = 0;
+  std::string reason;
+
+  friend bool operator==(const JobFailed&, const JobFailed&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, reason);
+  }
+};
+
+using WireMessage =
+    std::variant<Hello, HelloAuth, Heartbeat, TaskMessage, CreateTasks, TasksCreated, StartJob,
+                 ReductionContribution, ReductionResult, TaskFinished, JobEnd, StatusRequest,
+                 StatusReply, RunRequest, JobProgress, JobResult, JobFailed>;
+
+const char* to_string(MsgType t);
+
+}  // namespace drift

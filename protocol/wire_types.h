@@ -1,0 +1,90 @@
+// Value types shared by the wire messages and the runtime: task ids, job specs, load indices,
+// member records. Fixed-width fields only (DESIGN.md §4); enums are validated on load by
+// wire_enum() (see wire_field.h), never trusted.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "protocol/wire_field.h"
+
+namespace drift {
+
+struct TaskId {
+  std::uint64_t job = 0;
+  std::uint32_t index = 0;
+
+  friend bool operator==(const TaskId&, const TaskId&) = default;
+  friend auto operator<=>(const TaskId&, const TaskId&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, index);
+  }
+};
+
+// What the user asked to run. `params` are the application's own options, as strings, validated
+// by the application (apps/application.h) with errors naming the key and value.
+struct JobSpec {
+  std::string app;
+  std::uint32_t tasks = 0;
+  std::uint64_t steps = 0;
+  std::map<std::string, std::string> params;
+
+  friend bool operator==(const JobSpec&, const JobSpec&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(app, tasks, steps, params);
+  }
+};
+
+enum class MemberState : std::uint8_t { kAlive = 0, kSuspect = 1, kDead = 2 };
+inline constexpr std::uint8_t kMemberStateMax = 2;
+const char* to_string(MemberState s);
+
+enum class OwnerState : std::uint8_t {
+  kAvailable = 0,
+  kSuspended = 1,
+  kDraining = 2,
+  kReclaimed = 3
+};
+inline constexpr std::uint8_t kOwnerStateMax = 3;
+const char* to_string(OwnerState s);
+
+// The load index a node advertises in its heartbeats (DESIGN.md §5).
+struct LoadIndex {
+  double task_load = 0;        // abstract load of all hosted tasks
+  double utilization = 0;      // seconds of this machine per step for that load
+  double capacity = 1;         // load per second this machine processes
+  double load_average = 0;     // 1-minute load average of the whole machine
+  std::uint64_t free_memory_bytes = 0;
+  OwnerState owner = OwnerState::kAvailable;
+  std::uint32_t task_count = 0;
+
+  friend bool operator==(const LoadIndex&, const LoadIndex&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task_load, utilization, capacity, load_average, free_memory_bytes);
+    wire_enum<kOwnerStateMax>(ar, owner);
+    ar(task_count);
+  }
+};
+
+// One member as seen by the sender; gossiped on heartbeats.
+struct MemberInfo {
+  std::uint32_t node_id = 0;
+  std::uint64_t incarnation = 0;
+  std::string name;
+  std::string address;  // "host:port" the node listens on
+  MemberState state = MemberState::kAlive;
+
+  friend bool operator==(const MemberInfo&, const MemberInfo&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(node_id, incarnation, name, address);
+    wire_enum<kMemberStateMax>(ar, state);
+  }
+};
+
+}  // namespace drift
