@@ -1,1 +1,18 @@
-# filled by the daemon work
+# Included from node/CMakeLists.txt: the daemon library and driftd.
+add_library(drift_node
+  daemon.cc
+  job_coordinator.cc
+  location_table.cc
+  log.cc
+  machine_stats.cc
+  membership_service.cc
+  peer_connection.cc
+  task_context.cc
+  task_host.cc
+  transport.cc
+)
+target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(drift_node PUBLIC drift_node_core drift_task spdlog::spdlog)
+
+add_executable(driftd driftd_main.cc)
+target_link_libraries(driftd PRIVATE drift_node drift_apps)

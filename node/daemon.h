@@ -1,0 +1,64 @@
+// driftd: one node. Owns the network thread's io_context, the worker pool, and the parts that
+// run on them — transport, membership, task host, job coordinator — and routes every message
+// between them (DESIGN.md §3). Network-thread state is touched only from io_context handlers.
+#pragma once
+
+#include <asio.hpp>
+
+#include <memory>
+
+#include "node/config.h"
+#include "node/job_coordinator.h"
+#include "node/location_table.h"
+#include "node/member_table.h"
+#include "node/membership_service.h"
+#include "node/messenger.h"
+#include "node/task_host.h"
+#include "node/transport.h"
+
+namespace drift {
+
+class Daemon final : public Messenger {
+ public:
+  Daemon(NodeConfig config, const AppRegistry& apps);
+  ~Daemon() override;
+
+  // Binds the listening port; the error names the key and where it was set.
+  Status start();
+  // Runs the network thread on the caller until SIGINT/SIGTERM or stop().
+  void run();
+  void stop();
+
+  std::uint32_t self_id() const override { return config_.node_id; }
+  void send_to_node(std::uint32_t node_id, WireMessage msg) override;
+
+ private:
+  void on_message(const ConnectionPtr& conn, WireMessage&& msg);
+  void on_node_message(std::uint32_t from, WireMessage&& msg);
+  void on_client_message(const ConnectionPtr& conn, WireMessage&& msg);
+  void on_effects(HandlerEffects&& effects);
+  void on_transition(const MemberTransition& t);
+  void on_create(const CreateTasks& req);
+  void route(TaskMessage&& msg);
+  bool stale(const Hello& peer) const;
+  LoadIndex load_index();
+  StatusReply status();
+  std::vector<PlacementCandidate> candidates() const;
+
+  NodeConfig config_;
+  const AppRegistry& apps_;
+  std::uint64_t incarnation_;
+  double capacity_;
+  asio::io_context io_;
+  asio::thread_pool pool_;
+  asio::signal_set signals_;
+  Transport transport_;
+  MemberTable table_;
+  MembershipService membership_;
+  TaskHost host_;
+  JobCoordinator coordinator_;
+  LocationTable locations_;
+  bool stopping_ = false;
+};
+
+}  // namespace drift

@@ -1,0 +1,188 @@
+#include "node/job_coordinator.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <random>
+
+#include "node/placement.h"
+
+namespace drift {
+
+namespace {
+
+double combine(ReduceOp op, double a, double b) {
+  switch (op) {
+    case ReduceOp::kSum: return a + b;
+    case ReduceOp::kMax: return std::max(a, b);
+    case ReduceOp::kMin: return std::min(a, b);
+  }
+  return a;
+}
+
+}  // namespace
+
+JobCoordinator::JobCoordinator(Messenger& messenger, const AppRegistry& apps,
+                               CandidateSource candidates)
+    : messenger_(messenger), apps_(apps), candidates_(std::move(candidates)) {}
+
+std::uint64_t JobCoordinator::next_job_id() {
+  // Unique across roots and restarts: node id, a random salt per process, a counter.
+  static const std::uint64_t salt = std::random_device{}() & 0xffff;
+  return (std::uint64_t{messenger_.self_id()} << 32) | (salt << 16) | (++counter_ & 0xffff);
+}
+
+void JobCoordinator::reply(const ConnectionPtr& client, WireMessage msg) {
+  if (client && !client->closed()) client->send(msg);
+}
+
+void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
+  JobSpec spec = std::move(request.spec);
+  const Application* app = apps_.find(spec.app);
+  if (!app) return reply(client, JobFailed{0, "unknown application '" + spec.app + "'"});
+  if (auto st = app->validate(spec); !st) return reply(client, JobFailed{0, st.message()});
+  auto candidates = candidates_();
+  std::vector<std::pair<std::uint32_t, double>> nodes;
+  for (const auto& c : candidates) nodes.emplace_back(c.node_id, c.capacity);
+  Job job;
+  job.id = next_job_id();
+  job.placement = place_by_capacity(spec.tasks, nodes);
+  if (job.placement.size() != spec.tasks) {
+    return reply(client, JobFailed{0, "no live node with capacity to place the tasks on"});
+  }
+  job.spec = spec;
+  job.app = app;
+  job.client = client;
+  job.begin = std::chrono::steady_clock::now();
+  job.results.resize(spec.tasks);
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
+  for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[job.placement[i]].push_back(i);
+  for (const auto& [node, indices] : by_node) job.nodes.insert(node);
+  spdlog::info("job {:x}: {} with {} tasks on {} nodes", job.id, spec.app, spec.tasks,
+               by_node.size());
+  std::uint64_t id = job.id;
+  auto placement = job.placement;
+  jobs_.emplace(id, std::move(job));
+  for (auto& [node, indices] : by_node) {
+    CreateTasks create{id, messenger_.self_id(), spec, placement, std::move(indices)};
+    messenger_.send_to_node(node, std::move(create));
+  }
+}
+
+void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
+  Job* job = find(msg.job);
+  if (!job) return;
+  if (!msg.ok) return fail(msg.job, "node " + std::to_string(msg.node) + " could not create "
+                                        "its tasks: " + msg.error);
+  job->created.insert(msg.node);
+  if (job->created.size() < job->nodes.size() || job->started) return;
+  job->started = true;
+  for (std::uint32_t node : job->nodes) messenger_.send_to_node(node, StartJob{job->id});
+}
+
+void JobCoordinator::on_contribution(const ReductionContribution& msg) {
+  Job* job = find(msg.job);
+  if (!job || msg.task >= job->spec.tasks) return;
+  StepReduction& step = job->steps[msg.step];
+  if (step.by_task.empty()) step.by_task.resize(job->spec.tasks);
+  if (step.by_task[msg.task]) return;  // one contribution per task and step
+  if (msg.values.size() != job->app->reduction_ops().size()) {
+    return fail(job->id, "task " + std::to_string(msg.task) + " contributed " +
+                             std::to_string(msg.values.size()) + " values, expected " +
+                             std::to_string(job->app->reduction_ops().size()));
+  }
+  step.by_task[msg.task] = msg.values;
+  if (++step.received == job->spec.tasks) complete_step(*job, msg.step);
+}
+
+// Combined in task-index order, so the result does not depend on placement or arrival order.
+void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
+  auto ops = job.app->reduction_ops();
+  StepReduction& r = job.steps[step];
+  std::vector<double> values = *r.by_task[0];
+  for (std::uint32_t t = 1; t < job.spec.tasks; ++t) {
+    for (std::size_t k = 0; k < ops.size(); ++k) values[k] = combine(ops[k], values[k], (*r.by_task[t])[k]);
+  }
+  job.steps.erase(step);
+  for (std::uint32_t node : job.nodes) {
+    messenger_.send_to_node(node, ReductionResult{job.id, step, values});
+  }
+  reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
+}
+
+void JobCoordinator::on_task_finished(const TaskFinished& msg) {
+  Job* job = find(msg.job);
+  if (!job || msg.task >= job->spec.tasks || job->results[msg.task]) return;
+  job->results[msg.task] = msg.result;
+  if (++job->finished == job->spec.tasks) complete_job(*job);
+}
+
+void JobCoordinator::complete_job(Job& job) {
+  std::vector<std::vector<std::uint8_t>> results;
+  for (auto& r : job.results) results.push_back(std::move(*r));
+  auto outcome = job.app->combine(job.spec, results);
+  if (!outcome) return fail(job.id, "combining the results failed: " + outcome.error());
+  JobResult res;
+  res.job = job.id;
+  res.app = job.spec.app;
+  res.checksum = outcome->checksum;
+  res.steps = job.spec.steps;
+  res.tasks = job.spec.tasks;
+  res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.begin).count();
+  res.details = outcome->details;
+  spdlog::info("job {:x} done in {:.3f} s: checksum {}", job.id, res.wall_s, res.checksum);
+  reply(job.client, res);
+  end_everywhere(job, false, "done");
+  jobs_.erase(job.id);
+}
+
+void JobCoordinator::on_task_failed(std::uint32_t from_node, const JobFailed& msg) {
+  if (!find(msg.job)) return;
+  fail(msg.job, "on node " + std::to_string(from_node) + ": " + msg.reason);
+}
+
+void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name) {
+  std::vector<std::uint64_t> lost;
+  for (const auto& [id, job] : jobs_) {
+    if (job.nodes.count(node_id)) lost.push_back(id);
+  }
+  for (std::uint64_t id : lost) {
+    fail(id, "node " + std::to_string(node_id) + " (" + name + ") hosting tasks of the job was "
+             "declared dead; recovering a job from a node failure is not supported yet");
+  }
+}
+
+void JobCoordinator::on_client_closed(const ConnectionPtr& client) {
+  std::vector<std::uint64_t> orphans;
+  for (const auto& [id, job] : jobs_) {
+    if (job.client == client) orphans.push_back(id);
+  }
+  for (std::uint64_t id : orphans) fail(id, "the client that submitted the job disconnected");
+}
+
+void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
+  Job* job = find(job_id);
+  if (!job) return;
+  spdlog::warn("job {:x} failed: {}", job_id, reason);
+  reply(job->client, JobFailed{job_id, reason});
+  end_everywhere(*job, true, reason);
+  jobs_.erase(job_id);
+}
+
+void JobCoordinator::end_everywhere(const Job& job, bool failed, const std::string& reason) {
+  for (std::uint32_t node : job.nodes) {
+    messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
+  }
+}
+
+JobCoordinator::Job* JobCoordinator::find(std::uint64_t id) {
+  auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+const std::vector<std::uint32_t>* JobCoordinator::placement(std::uint64_t job) const {
+  auto it = jobs_.find(job);
+  return it == jobs_.end() ? nullptr : &it->second.placement;
+}
+
+}  // namespace drift

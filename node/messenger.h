@@ -1,0 +1,18 @@
+// How the daemon's parts send to other nodes without knowing about sockets: a message to a node
+// id, which may be this node itself (then it is dispatched locally, after the current handler).
+#pragma once
+
+#include <cstdint>
+
+#include "protocol/messages.h"
+
+namespace drift {
+
+class Messenger {
+ public:
+  virtual ~Messenger() = default;
+  virtual std::uint32_t self_id() const = 0;
+  virtual void send_to_node(std::uint32_t node_id, WireMessage msg) = 0;
+};
+
+}  // namespace drift

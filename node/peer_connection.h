@@ -1,0 +1,92 @@
+// One authenticated TCP connection to a peer daemon or a driftctl client (DESIGN.md §4).
+// It owns its read loop (header -> body -> dispatch -> next header) and a write queue with one
+// async_write in flight, as in Asio's chat example. Until the handshake completes only Hello and
+// HelloAuth are accepted, with a small frame limit; anything else closes the connection. A decode
+// error closes this connection only, with the reason logged. All methods run on the network thread.
+#pragma once
+
+#include <asio.hpp>
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/frame.h"
+#include "protocol/messages.h"
+
+namespace drift {
+
+class PeerConnection;
+using ConnectionPtr = std::shared_ptr<PeerConnection>;
+using Frame = std::shared_ptr<const std::vector<std::uint8_t>>;
+
+class ConnectionListener {
+ public:
+  virtual ~ConnectionListener() = default;
+  virtual void on_authenticated(const ConnectionPtr& conn) = 0;
+  virtual void on_message(const ConnectionPtr& conn, WireMessage&& msg) = 0;
+  virtual void on_closed(const ConnectionPtr& conn, const std::string& reason) = 0;
+};
+
+struct HandshakeParams {
+  std::string cluster;
+  std::vector<std::uint8_t> secret;
+  std::uint32_t max_frame_bytes = 8u << 20;
+  std::chrono::milliseconds handshake_timeout{5000};
+};
+
+class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
+ public:
+  enum class Side { kConnector, kAcceptor };
+
+  PeerConnection(asio::ip::tcp::socket socket, Side side, const HandshakeParams& params,
+                 ConnectionListener& listener);
+
+  // Starts the handshake with our Hello (its nonce is filled in here).
+  void start(Hello ours);
+  // Queues an encoded frame; frames queued before authentication are sent after it.
+  void send(Frame frame);
+  void send(const WireMessage& msg);
+  // Closes the socket; on_closed is called once, with `reason`.
+  void close(const std::string& reason);
+
+  bool authenticated() const { return state_ == State::kOpen; }
+  bool closed() const { return state_ == State::kClosed; }
+  const Hello& peer() const { return peer_hello_; }
+  const std::string& remote() const { return remote_; }
+  Side side() const { return side_; }
+  // A short description for logs: "node 3 (127.0.0.1:7402)" or "client 127.0.0.1:51234".
+  std::string describe() const;
+
+ private:
+  enum class State { kAwaitHello, kAwaitAuth, kOpen, kClosed };
+
+  void read_header();
+  void read_body(FrameHeader header);
+  void handle(WireMessage&& msg);
+  void handle_handshake(WireMessage&& msg);
+  void on_peer_hello(const Hello& hello);
+  void on_peer_auth(const HelloAuth& auth);
+  void write_next();
+  void send_now(const WireMessage& msg);
+
+  asio::ip::tcp::socket socket_;
+  asio::steady_timer handshake_deadline_;
+  Side side_;
+  const HandshakeParams& params_;
+  ConnectionListener& listener_;
+  State state_ = State::kAwaitHello;
+  Hello our_hello_;
+  Hello peer_hello_;
+  std::string remote_;
+  std::array<std::uint8_t, kFrameHeaderSize> header_buf_{};
+  std::vector<std::uint8_t> body_buf_;
+  std::deque<Frame> write_queue_;    // being written, in order
+  std::deque<Frame> held_until_auth_;
+  bool writing_ = false;
+};
+
+}  // namespace drift

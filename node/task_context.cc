@@ -1,0 +1,52 @@
+#include "node/task_context.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace drift {
+
+TaskContext::TaskContext(TaskSlot& slot) : slot_(slot) {
+  effects_.task = slot.id;
+  effects_.job = slot.job;
+}
+
+void TaskContext::send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> payload) {
+  if (to.job != slot_.id.job || to.index >= slot_.job->spec.tasks) {
+    throw std::invalid_argument("send to task " + std::to_string(to.job) + ":" +
+                                std::to_string(to.index) + " outside this job");
+  }
+  TaskMessage msg;
+  msg.from = slot_.id;
+  msg.to = to;
+  msg.seq = slot_.sender.next(to);
+  msg.tag = tag;
+  msg.payload = std::move(payload);
+  effects_.sends.push_back(std::move(msg));
+}
+
+void TaskContext::contribute(std::uint64_t step, std::vector<double> values) {
+  ReductionContribution c;
+  c.job = slot_.id.job;
+  c.task = slot_.id.index;
+  c.step = step;
+  c.values = std::move(values);
+  effects_.contributions.push_back(std::move(c));
+}
+
+void TaskContext::compute(double work_units, const std::function<void()>& fn) {
+  auto begin = std::chrono::steady_clock::now();
+  fn();
+  effects_.busy_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  effects_.work_units += work_units;
+}
+
+void TaskContext::finish(std::vector<std::uint8_t> result) {
+  TaskFinished f;
+  f.job = slot_.id.job;
+  f.task = slot_.id.index;
+  f.result = std::move(result);
+  effects_.finished = std::move(f);
+}
+
+}  // namespace drift

@@ -1,0 +1,46 @@
+// The Context a handler sees (node/context.h). It collects the handler's effects — messages,
+// reduction contributions, the final result, compute time — and hands them to the network thread
+// in one batch after the handler returns, so a handler never touches shared daemon state.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "node/context.h"
+#include "node/task_slot.h"
+#include "protocol/messages.h"
+
+namespace drift {
+
+struct HandlerEffects {
+  TaskId task;
+  std::shared_ptr<const JobInfo> job;
+  std::vector<TaskMessage> sends;
+  std::vector<ReductionContribution> contributions;
+  std::optional<TaskFinished> finished;
+  std::optional<std::string> error;  // the handler threw
+  double load = 0;
+  double busy_seconds = 0;
+  double work_units = 0;
+};
+
+class TaskContext final : public Context {
+ public:
+  explicit TaskContext(TaskSlot& slot);
+
+  TaskId self() const override { return slot_.id; }
+  const JobSpec& job() const override { return slot_.job->spec; }
+  void send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> payload) override;
+  void contribute(std::uint64_t step, std::vector<double> values) override;
+  void compute(double work_units, const std::function<void()>& fn) override;
+  void finish(std::vector<std::uint8_t> result) override;
+
+  HandlerEffects& effects() { return effects_; }
+
+ private:
+  TaskSlot& slot_;
+  HandlerEffects effects_;
+};
+
+}  // namespace drift

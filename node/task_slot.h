@@ -1,0 +1,40 @@
+// One hosted task and what travels with it: its object, its channels' sequence state, and the
+// strand that makes its handlers run one at a time on the worker pool (actor style, DESIGN.md §3).
+// Fields below the strand are touched only by handlers running on that strand.
+#pragma once
+
+#include <asio.hpp>
+
+#include <atomic>
+#include <memory>
+
+#include "node/application.h"
+#include "node/channel_receiver.h"
+#include "node/task.h"
+
+namespace drift {
+
+// Per-job facts every task of the job on this node shares; immutable once created.
+struct JobInfo {
+  std::uint64_t id = 0;
+  std::uint32_t root = 0;
+  JobSpec spec;
+  const Application* app = nullptr;
+};
+
+struct TaskSlot {
+  TaskSlot(TaskId id_, std::shared_ptr<const JobInfo> job_, std::unique_ptr<Task> task_,
+           asio::thread_pool& pool)
+      : id(id_), job(std::move(job_)), task(std::move(task_)), strand(asio::make_strand(pool)) {}
+
+  const TaskId id;
+  const std::shared_ptr<const JobInfo> job;
+  std::unique_ptr<Task> task;
+  asio::strand<asio::thread_pool::executor_type> strand;
+  ChannelReceiver receiver;
+  ChannelSender sender;
+  bool finished = false;
+  std::atomic<bool> stopped{false};  // set by the network thread when the job ends
+};
+
+}  // namespace drift

@@ -1,0 +1,219 @@
+#include "node/transport.h"
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/codec.h"
+
+namespace drift {
+
+Transport::Transport(asio::io_context& io, Params params, Hello self)
+    : io_(io), params_(std::move(params)), self_(std::move(self)), acceptor_(io) {}
+
+Status Transport::listen(const Endpoint& at) {
+  std::error_code ec;
+  auto address = asio::ip::make_address(at.host == "localhost" ? "127.0.0.1" : at.host, ec);
+  if (ec) return Status::error("cannot listen on " + at.to_string() + ": " + ec.message());
+  asio::ip::tcp::endpoint ep(address, at.port);
+  acceptor_.open(ep.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(ep, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Status::error("cannot listen on " + at.to_string() + ": " + ec.message());
+  accept_next();
+  return Status::ok();
+}
+
+void Transport::accept_next() {
+  acceptor_.async_accept([this](std::error_code ec, asio::ip::tcp::socket socket) {
+    if (stopping_) return;
+    if (ec) {
+      spdlog::warn("accept failed: {}", ec.message());
+    } else {
+      make_connection(std::move(socket), PeerConnection::Side::kAcceptor)->start(self_);
+    }
+    accept_next();
+  });
+}
+
+ConnectionPtr Transport::make_connection(asio::ip::tcp::socket socket,
+                                         PeerConnection::Side side) {
+  ConnectionListener& listener = *this;
+  auto conn = std::make_shared<PeerConnection>(std::move(socket), side, params_.handshake, listener);
+  connections_.insert(conn);
+  return conn;
+}
+
+void Transport::connect_seed(const Endpoint& seed) { dial_seed(seed, params_.reconnect_min); }
+
+void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff) {
+  auto socket = std::make_shared<asio::ip::tcp::socket>(io_);
+  auto resolver = std::make_shared<asio::ip::tcp::resolver>(io_);
+  resolver->async_resolve(
+      seed.host, std::to_string(seed.port),
+      [this, seed, backoff, socket, resolver](std::error_code ec, auto results) {
+        if (stopping_) return;
+        auto retry = [this, seed, backoff] {
+          auto timer = std::make_shared<asio::steady_timer>(io_, backoff);
+          timer->async_wait([this, seed, backoff, timer](std::error_code e) {
+            if (!e && !stopping_) {
+              dial_seed(seed, std::min(backoff * 2, params_.reconnect_max));
+            }
+          });
+        };
+        if (ec) {
+          spdlog::warn("seed {}: {}; retrying in {} ms", seed.to_string(), ec.message(),
+                       backoff.count());
+          return retry();
+        }
+        asio::async_connect(*socket, results, [this, seed, socket, retry](std::error_code e,
+                                                                           const auto&) {
+          if (stopping_) return;
+          if (e) {
+            spdlog::debug("seed {} unreachable: {}", seed.to_string(), e.message());
+            return retry();
+          }
+          make_connection(std::move(*socket), PeerConnection::Side::kConnector)->start(self_);
+        });
+      });
+}
+
+void Transport::send(std::uint32_t node_id, const Endpoint& address, const WireMessage& msg) {
+  send(node_id, address, std::make_shared<const std::vector<std::uint8_t>>(encode(msg)));
+}
+
+void Transport::send(std::uint32_t node_id, const Endpoint& address, Frame frame) {
+  if (stopping_) return;
+  auto& link = links_[node_id];
+  link.address = address;
+  if (link.conn && !link.conn->closed()) {
+    link.conn->send(std::move(frame));
+    return;
+  }
+  link.pending_bytes += frame->size();
+  link.pending.push_back(std::move(frame));
+  while (link.pending_bytes > kMaxPendingBytes && !link.pending.empty()) {
+    link.pending_bytes -= link.pending.front()->size();
+    link.pending.pop_front();
+    spdlog::warn("node {} unreachable: dropped a queued frame (over {} bytes queued)", node_id,
+                 kMaxPendingBytes);
+  }
+  if (!link.connecting && !link.retry) dial(node_id);
+}
+
+void Transport::dial(std::uint32_t node_id) {
+  auto& link = links_[node_id];
+  std::error_code ec;
+  auto address = asio::ip::make_address(
+      link.address.host == "localhost" ? "127.0.0.1" : link.address.host, ec);
+  if (ec) {
+    spdlog::warn("node {}: bad address {}: {}", node_id, link.address.to_string(), ec.message());
+    return schedule_redial(node_id);
+  }
+  link.connecting = true;
+  auto socket = std::make_shared<asio::ip::tcp::socket>(io_);
+  asio::ip::tcp::endpoint ep(address, link.address.port);
+  socket->async_connect(ep, [this, node_id, socket](std::error_code e) {
+    auto it = links_.find(node_id);
+    if (stopping_ || it == links_.end()) return;
+    Link& l = it->second;
+    l.connecting = false;
+    if (e) {
+      spdlog::debug("node {} at {} unreachable: {}", node_id, l.address.to_string(), e.message());
+      return schedule_redial(node_id);
+    }
+    attach(l, make_connection(std::move(*socket), PeerConnection::Side::kConnector));
+    l.conn->start(self_);
+  });
+}
+
+// Makes conn the link's connection; frames queued while unconnected go first.
+void Transport::attach(Link& link, ConnectionPtr conn) {
+  link.conn = std::move(conn);
+  link.backoff = std::chrono::milliseconds(0);
+  while (!link.pending.empty()) {
+    link.conn->send(std::move(link.pending.front()));
+    link.pending.pop_front();
+  }
+  link.pending_bytes = 0;
+}
+
+void Transport::schedule_redial(std::uint32_t node_id) {
+  auto it = links_.find(node_id);
+  if (it == links_.end() || stopping_) return;
+  Link& l = it->second;
+  l.backoff = l.backoff.count() == 0 ? params_.reconnect_min
+                                     : std::min(l.backoff * 2, params_.reconnect_max);
+  l.retry = std::make_unique<asio::steady_timer>(io_, l.backoff);
+  l.retry->async_wait([this, node_id](std::error_code ec) {
+    if (ec || stopping_) return;
+    auto it2 = links_.find(node_id);
+    if (it2 == links_.end()) return;
+    it2->second.retry.reset();
+    if (!it2->second.conn || it2->second.conn->closed()) dial(node_id);
+  });
+}
+
+void Transport::forget(std::uint32_t node_id) {
+  auto it = links_.find(node_id);
+  if (it == links_.end()) return;
+  if (it->second.retry) it->second.retry->cancel();
+  auto conn = it->second.conn;
+  links_.erase(it);
+  if (conn) conn->close("node " + std::to_string(node_id) + " forgotten");
+}
+
+void Transport::shutdown() {
+  stopping_ = true;
+  std::error_code ignored;
+  acceptor_.close(ignored);
+  for (auto& [id, link] : links_) {
+    if (link.retry) link.retry->cancel();
+  }
+  auto all = connections_;
+  for (const auto& c : all) c->close("shutting down");
+  links_.clear();
+}
+
+void Transport::on_authenticated(const ConnectionPtr& conn) {
+  const Hello& peer = conn->peer();
+  spdlog::debug("authenticated {} ({})", conn->describe(),
+                conn->side() == PeerConnection::Side::kConnector ? "outgoing" : "incoming");
+  if (peer.role == PeerRole::kNode && conn->side() == PeerConnection::Side::kConnector) {
+    // A seed we dialled by address becomes the outgoing link to that node.
+    auto& link = links_[peer.node_id];
+    if (!link.conn || link.conn->closed()) {
+      auto parsed = parse_endpoint(peer.listen_address);
+      if (parsed) link.address = *parsed;
+      if (link.retry) link.retry->cancel();
+      link.retry.reset();
+      attach(link, conn);
+    }
+  }
+  if (peer.role == PeerRole::kNode && peer_handler_) peer_handler_(conn);
+}
+
+void Transport::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
+  if (message_handler_) message_handler_(conn, std::move(msg));
+}
+
+void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) {
+  connections_.erase(conn);
+  bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;
+  if (refused) {
+    ++frames_refused_;
+    spdlog::warn("closed {}: {}", conn->describe(), reason);
+  } else {
+    spdlog::debug("closed {}: {}", conn->describe(), reason);
+  }
+  if (closed_handler_) closed_handler_(conn, reason);
+  if (stopping_ || conn->side() != PeerConnection::Side::kConnector) return;
+  for (auto& [id, link] : links_) {
+    if (link.conn == conn) {
+      link.conn.reset();
+      schedule_redial(id);
+      break;
+    }
+  }
+}
+
+}  // namespace drift
