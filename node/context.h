@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "protocol/wire_types.h"
@@ -27,6 +28,8 @@ class Context {
   virtual void compute(double work_units, const std::function<void()>& fn) = 0;
   // This task's final result; the task is done after the current handler.
   virtual void finish(std::vector<std::uint8_t> result) = 0;
+  // Ends the whole job as failed; `reason` reaches the user ("task 3: <reason>").
+  virtual void fail(std::string reason) = 0;
 };
 
 }  // namespace drift

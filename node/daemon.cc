@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "node/machine_stats.h"
@@ -280,6 +281,7 @@ std::vector<PlacementCandidate> Daemon::candidates() const {
     if (m.info.state != MemberState::kAlive) continue;
     double capacity = m.info.node_id == config_.node_id ? capacity_ : m.load.capacity;
     if (m.info.node_id != config_.node_id && !m.heard) continue;
+    if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
     out.push_back({m.info.node_id, m.info.name, capacity});
   }
   return out;

@@ -68,6 +68,7 @@ void PeerConnection::write_next() {
   asio::async_write(socket_, asio::buffer(*write_queue_.front()),
                     [self](std::error_code ec, std::size_t) {
                       self->writing_ = false;
+                      if (self->closed()) return;  // close() already dropped the queue
                       if (ec) {
                         self->close("write failed: " + ec.message());
                         return;
@@ -84,7 +85,7 @@ void PeerConnection::close(const std::string& reason) {
   handshake_deadline_.cancel();
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
-  write_queue_.clear();
+  // write_queue_ stays: an async_write in flight may still refer to its front frame.
   held_until_auth_.clear();
   listener_.on_closed(shared_from_this(), reason);
 }

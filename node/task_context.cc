@@ -49,4 +49,8 @@ void TaskContext::finish(std::vector<std::uint8_t> result) {
   effects_.finished = std::move(f);
 }
 
+void TaskContext::fail(std::string reason) {
+  if (!effects_.error) effects_.error = std::move(reason);
+}
+
 }  // namespace drift

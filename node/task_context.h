@@ -35,6 +35,7 @@ class TaskContext final : public Context {
   void contribute(std::uint64_t step, std::vector<double> values) override;
   void compute(double work_units, const std::function<void()>& fn) override;
   void finish(std::vector<std::uint8_t> result) override;
+  void fail(std::string reason) override;
 
   HandlerEffects& effects() { return effects_; }
 

@@ -30,6 +30,9 @@ Status TaskHost::create(const CreateTasks& req) {
     }
     TaskId id{req.job, index};
     auto task = app->create_task(info->spec, index);
+    if (!task) {
+      return Status::error(req.spec.app + " made no task for index " + std::to_string(index));
+    }
     loads_[id] = task->load();
     hosted.tasks.emplace(index, std::make_shared<TaskSlot>(id, info, std::move(task), pool_));
   }
@@ -94,7 +97,7 @@ void TaskHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
     } catch (...) {
       ctx.effects().error = "unknown exception";
     }
-    if (ctx.effects().finished) slot->finished = true;
+    if (ctx.effects().finished || ctx.effects().error) slot->finished = true;
     ctx.effects().load = slot->task->load();
     asio::post(io_, [this, effects = std::move(ctx.effects())]() mutable {
       absorb(std::move(effects));

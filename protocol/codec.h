@@ -14,6 +14,8 @@
 
 namespace drift {
 
+// A body must stay below 4 GiB (std::length_error otherwise: a caller's bug; send large state in
+// chunks). Receivers refuse anything above their configured maximum anyway.
 std::vector<std::uint8_t> encode(const WireMessage& msg);
 std::vector<std::uint8_t> encode_body(const WireMessage& msg);
 MsgType type_of(const WireMessage& msg);

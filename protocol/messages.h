@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -40,6 +41,7 @@ enum class MsgType : std::uint16_t {
 
 enum class PeerRole : std::uint8_t { kNode = 0, kClient = 1 };
 inline constexpr std::uint8_t kPeerRoleMax = 1;
+const char* to_string(PeerRole r);
 
 using Nonce = std::array<std::uint8_t, 32>;
 using Mac = std::array<std::uint8_t, 32>;

@@ -1,0 +1,14 @@
+// heat2d as the runtime sees it (node/application.h): 2D heat diffusion by Jacobi sweeps on a
+// W x H grid, one task per tile, halo exchange every step, a {sum, max} residual reduction, and an
+// exact checksum of the final grid that equals the serial reference's for any tiling and placement.
+#pragma once
+
+#include <memory>
+
+#include "node/application.h"
+
+namespace drift::heat2d {
+
+std::unique_ptr<Application> make_heat2d_app();
+
+}  // namespace drift::heat2d

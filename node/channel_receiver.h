@@ -1,0 +1,58 @@
+// Per-channel sequencing (DESIGN.md §6): every (sender task, receiver task) channel numbers its
+// messages from 1, and the receiver delivers them in order, exactly once. Both sides' state is
+// part of the task's state and travels with it on migration. Not thread-safe (one per task).
+#pragma once
+
+#include <cereal/types/map.hpp>
+#include <cereal/types/vector.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+// Numbers a task's outgoing messages per destination task; the first message to each is 1.
+class ChannelSender {
+ public:
+  std::uint64_t next(TaskId to);
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(last_sent_);
+  }
+
+ private:
+  std::map<TaskId, std::uint64_t> last_sent_;
+};
+
+// Holds early arrivals per sending task and releases them in order. A message whose seq was
+// already delivered or is already held is a duplicate: dropped and counted. seq 0 never comes
+// from a ChannelSender and counts as a duplicate.
+class ChannelReceiver {
+ public:
+  // The messages deliverable now that `msg` arrived, in channel order (empty if msg is early or
+  // a duplicate).
+  std::vector<TaskMessage> accept(TaskMessage msg);
+
+  std::size_t held() const;
+  std::uint64_t duplicates() const { return duplicates_; }
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(next_expected_, held_, duplicates_);
+  }
+
+ private:
+  std::uint64_t expected(const TaskId& from) const;
+  void release_held(const TaskId& from, std::vector<TaskMessage>& out);
+
+  std::map<TaskId, std::uint64_t> next_expected_;                // absent = 1
+  std::map<TaskId, std::map<std::uint64_t, TaskMessage>> held_;  // by sender, then seq
+  std::uint64_t duplicates_ = 0;
+};
+
+}  // namespace drift

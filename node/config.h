@@ -1,0 +1,56 @@
+// driftd's configuration: an INI file plus --key=value overrides, parsed with
+// Boost.Program_options. Every value is validated here; errors name the key, the value and where it
+// came from.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "node/endpoint.h"
+
+namespace drift {
+
+struct NodeConfig {
+  std::uint32_t node_id = 0;
+  std::string name;  // default: the host name
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 7400;
+  std::string data_dir = "./drift-data";
+  std::uint32_t workers = 0;  // 0 = number of cores
+  double capacity = 0;        // 0 = measure at start
+  std::string cluster_name = "drift";
+  std::string secret_file;
+  std::vector<std::uint8_t> secret;  // the secret file's bytes, trailing whitespace trimmed
+  std::vector<Endpoint> seeds;
+  std::chrono::milliseconds heartbeat_interval{100};
+  std::uint32_t group_size = 8;
+  double phi_threshold = 8.0;
+  std::chrono::milliseconds min_std_dev{50}, acceptable_pause{200}, suspect_timeout{500};
+  std::uint32_t max_frame_bytes = 8u << 20;
+  std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
+  std::string log_level = "info";
+  std::string log_file;  // empty = stderr
+  std::string config_file;
+  // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.
+  std::map<std::string, std::string> origin;
+
+  std::string where(const std::string& key) const;  // origin, or "default"
+};
+
+struct ConfigHelp {  // --help was asked for: print text, exit 0
+  std::string text;
+};
+struct ConfigError {  // one line starting with "driftd: "; print it, exit 2
+  std::string message;
+};
+
+// `driftd --config FILE [--key=value ...]`. Keys are the INI file's "section.name"; the command
+// line wins over the file. Relative paths in the file are relative to the file's directory.
+std::variant<NodeConfig, ConfigHelp, ConfigError> parse_driftd_args(int argc,
+                                                                    const char* const argv[]);
+
+}  // namespace drift

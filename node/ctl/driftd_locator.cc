@@ -1,0 +1,40 @@
+#include "node/ctl/driftd_locator.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+namespace drift::ctl {
+
+namespace {
+
+bool is_executable(const std::filesystem::path& p) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+Result<std::filesystem::path> find_driftd() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::string looked;
+  if (!ec) {
+    const auto beside = self.parent_path() / "driftd";
+    if (is_executable(beside)) return beside;
+    looked = beside.string();
+  }
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path == nullptr ? "" : path);
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const auto candidate = std::filesystem::path(dir) / "driftd";
+    if (is_executable(candidate)) return candidate;
+  }
+  return Status::error("cannot find driftd (looked at " + (looked.empty() ? "" : looked + " and ") +
+                       "every directory on PATH); pass --driftd PATH");
+}
+
+}  // namespace drift::ctl

@@ -1,0 +1,12 @@
+// driftctl's exit codes, the contract scripts rely on: 0 success, 1 the job or operation failed,
+// 2 a usage error (bad option or value), 3 the daemon could not be reached or refused us.
+#pragma once
+
+namespace drift::ctl {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitConnection = 3;
+
+}  // namespace drift::ctl

@@ -1,0 +1,26 @@
+#include "node/ctl/job_client.h"
+
+#include "protocol/codec.h"
+
+namespace drift::ctl {
+
+Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
+                              const ProgressHandler& on_progress, Clock::time_point deadline) {
+  if (Status s = connection.send(RunRequest{spec}); !s) return s;
+  for (;;) {
+    auto msg = connection.receive(deadline);
+    if (!msg) return Status::error("job " + spec.app + ": " + msg.error());
+    if (auto* progress = std::get_if<JobProgress>(&*msg)) {
+      if (on_progress) on_progress(*progress);
+    } else if (auto* result = std::get_if<JobResult>(&*msg)) {
+      return JobEndMessage(std::move(*result));
+    } else if (auto* failed = std::get_if<JobFailed>(&*msg)) {
+      return JobEndMessage(std::move(*failed));
+    } else {
+      return Status::error(connection.address() + " sent " + to_string(type_of(*msg)) +
+                           " while running job " + spec.app);
+    }
+  }
+}
+
+}  // namespace drift::ctl

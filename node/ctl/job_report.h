@@ -1,0 +1,32 @@
+// The end of `driftctl run`, for people or for scripts. The same report serves a cluster job
+// (from JobResult) and the serial reference (--serial, tasks = 1), so their checksums can be
+// compared line by line or with jq. JSON: {"app","checksum","steps","tasks","wall_s","mode",
+// "job","details":{...}}; checksum is a string.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "protocol/messages.h"
+
+namespace drift::ctl {
+
+struct JobReport {
+  std::string app;
+  std::string checksum;
+  std::uint64_t steps = 0;
+  std::uint32_t tasks = 0;
+  double wall_s = 0;
+  std::string mode;  // "cluster" or "serial"
+  std::uint64_t job = 0;
+  std::map<std::string, std::string> details;
+};
+
+JobReport report_of(const JobResult& result);
+
+std::string job_report_text(const JobReport& report);
+nlohmann::json job_report_json(const JobReport& report);
+
+}  // namespace drift::ctl

@@ -1,0 +1,158 @@
+#include "node/ctl/run_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "node/application.h"
+#include "node/ctl/app_options.h"
+#include "node/ctl/command_line.h"
+#include "node/ctl/exit_codes.h"
+#include "node/ctl/job_client.h"
+#include "node/ctl/job_report.h"
+#include "node/ctl/progress_bar.h"
+
+namespace po = boost::program_options;
+
+namespace drift::ctl {
+
+namespace {
+
+// Options of `run` itself; an application option of the same name is shadowed.
+const std::vector<std::string> kRunOptionNames = {"tasks", "steps",   "serial",
+                                                  "json",  "timeout", "help"};
+
+struct RunArgs {
+  std::uint32_t tasks = 0;
+  std::uint64_t steps = 0;
+  double timeout_s = 0;
+  bool serial = false;
+  bool json = false;
+};
+
+po::options_description run_options(RunArgs& a) {
+  po::options_description d("Run options");
+  d.add_options()("tasks", po::value<std::uint32_t>(&a.tasks)->value_name("N"),
+                  "number of tasks to split the job into (default: the application's)")(
+      "steps", po::value<std::uint64_t>(&a.steps)->value_name("S"),
+      "number of steps (default: the application's)")(
+      "serial", po::bool_switch(&a.serial),
+      "run the serial reference here instead of on the cluster")(
+      "json", po::bool_switch(&a.json), "print one JSON object instead of the summary")(
+      "timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
+      "give up waiting for the job after this long (default: no limit)")("help,h",
+                                                                         "show this help");
+  return d;
+}
+
+std::string known_apps() {
+  std::string names;
+  for (const auto& n : builtin_apps().names()) names += (names.empty() ? "" : ", ") + n;
+  return names;
+}
+
+int print_general_help() {
+  RunArgs ignored;
+  std::cout << "Usage: driftctl [connection options] run APP [options]\n\n"
+               "Runs application APP on the cluster (or its serial reference with --serial).\n"
+               "Applications: "
+            << known_apps() << "\n\n"
+            << run_options(ignored);
+  for (const auto& name : builtin_apps().names()) {
+    const auto* app = builtin_apps().find(name);
+    std::cout << "\n" << describe_app_options(name, app_options(*app, kRunOptionNames));
+  }
+  std::cout << "\n" << ConnectionSettings().options();
+  return kExitOk;
+}
+
+void print_app_help(const std::string& app, const po::options_description& options) {
+  std::cout << "Usage: driftctl [connection options] run " << app << " [options]\n\n" << options;
+}
+
+int print_report(const JobReport& report, bool json) {
+  if (json) {
+    std::cout << job_report_json(report).dump() << "\n";
+  } else {
+    std::cout << job_report_text(report);
+  }
+  return kExitOk;
+}
+
+int run_serial(const Application& app, const JobSpec& spec, bool json) {
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = app.run_serial(spec);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!outcome) return report_failure(kExitFailed, spec.app + " (serial): " + outcome.error());
+  return print_report(
+      {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details}, json);
+}
+
+Clock::time_point deadline_after(double seconds) {
+  if (seconds <= 0) return Clock::time_point::max();
+  return Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+}
+
+int run_on_cluster(const JobSpec& spec, const RunArgs& a, const ConnectOptions& connect) {
+  auto connection = ClientConnection::open(connect);
+  if (!connection) return report_failure(kExitConnection, connection.error());
+  ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
+  auto end = run_job(
+      **connection, spec, [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
+      deadline_after(a.timeout_s));
+  bar.finish();
+  if (!end) return report_failure(kExitConnection, end.error());
+  if (auto* failed = std::get_if<JobFailed>(&*end)) {
+    return report_failure(kExitFailed, "job " + std::to_string(failed->job) + " (" + spec.app +
+                                           ") failed: " + failed->reason);
+  }
+  return print_report(report_of(std::get<JobResult>(*end)), a.json);
+}
+
+bool asks_for_help(const std::vector<std::string>& args) {
+  return std::find(args.begin(), args.end(), "--help") != args.end() ||
+         std::find(args.begin(), args.end(), "-h") != args.end();
+}
+
+// Everything after "run APP": parse, validate with the application's rules, run.
+int run_app(const Application& app, const std::vector<std::string>& args,
+            ConnectionSettings& settings) {
+  RunArgs a;
+  const auto app_opts = app_options(app, kRunOptionNames);
+  po::options_description options;
+  options.add(run_options(a)).add(describe_app_options(app.name(), app_opts));
+  options.add(settings.options());
+  po::variables_map vm;
+  if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("run", s.message());
+  if (vm.count("help")) return print_app_help(app.name(), options), kExitOk;
+
+  JobSpec spec{app.name(), a.tasks, a.steps, app_params(app_opts, vm)};
+  if (a.serial && spec.tasks == 0) spec.tasks = 1;
+  if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
+  if (a.serial) return run_serial(app, spec, a.json);
+  if (spec.tasks == 0) return usage_error("run", "--tasks N is required");
+  if (auto ep = settings.endpoint(); !ep) return usage_error("run", ep.error());
+  auto connect = settings.connect_options();
+  if (!connect) return report_failure(kExitConnection, connect.error());
+  return run_on_cluster(spec, a, *connect);
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, ConnectionSettings settings) {
+  if (args.empty() || args.front().starts_with("-")) {
+    if (asks_for_help(args)) return print_general_help();
+    return usage_error("run", "missing the application to run (one of: " + known_apps() + ")");
+  }
+  const Application* app = builtin_apps().find(args.front());
+  if (app == nullptr) {
+    return usage_error("run",
+                       "unknown application '" + args.front() + "' (one of: " + known_apps() + ")");
+  }
+  return run_app(*app, std::vector<std::string>(args.begin() + 1, args.end()), settings);
+}
+
+}  // namespace drift::ctl

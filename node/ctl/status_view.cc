@@ -1,0 +1,85 @@
+#include "node/ctl/status_view.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "node/ctl/text_table.h"
+
+namespace drift::ctl {
+
+namespace {
+
+std::vector<NodeStatus> sorted_nodes(const StatusReply& reply) {
+  auto nodes = reply.nodes;
+  std::sort(nodes.begin(), nodes.end(), [](const NodeStatus& a, const NodeStatus& b) {
+    return a.member.node_id < b.member.node_id;
+  });
+  return nodes;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// The names the JSON contract promises, independent of the wire type's to_string().
+const char* state_name(MemberState s) {
+  switch (s) {
+    case MemberState::kAlive:
+      return "alive";
+    case MemberState::kSuspect:
+      return "suspect";
+    case MemberState::kDead:
+      return "dead";
+  }
+  return "unknown";
+}
+
+std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+std::vector<std::string> table_row(const NodeStatus& n) {
+  return {std::to_string(n.member.node_id),
+          n.member.name,
+          n.member.address,
+          state_name(n.member.state),
+          std::to_string(n.member.incarnation),
+          std::to_string(n.load.task_count),
+          fixed(n.load.task_load, 1),
+          fixed(n.load.capacity, 1),
+          fixed(n.load.load_average, 2),
+          fixed(n.load.utilization, 3),
+          mebibytes(n.load.free_memory_bytes),
+          to_string(n.load.owner)};
+}
+
+}  // namespace
+
+std::string status_table(const StatusReply& reply) {
+  TextTable table({"ID", "NAME", "ADDRESS", "STATE", "INCARNATION", "TASKS", "LOAD", "CAPACITY",
+                   "LOADAVG", "UTIL", "FREE MEM", "OWNER"});
+  for (std::size_t c : {0, 4, 5, 6, 7, 8, 9, 10}) table.align_right(c);
+  for (const auto& node : sorted_nodes(reply)) table.add_row(table_row(node));
+  return table.render();
+}
+
+nlohmann::json status_json(const StatusReply& reply) {
+  auto nodes = nlohmann::json::array();
+  for (const auto& n : sorted_nodes(reply)) {
+    nodes.push_back({{"id", n.member.node_id},
+                     {"name", n.member.name},
+                     {"address", n.member.address},
+                     {"state", state_name(n.member.state)},
+                     {"incarnation", n.member.incarnation},
+                     {"tasks", n.load.task_count},
+                     {"load", n.load.task_load},
+                     {"capacity", n.load.capacity},
+                     {"load_average", n.load.load_average},
+                     {"utilization", n.load.utilization},
+                     {"free_memory_bytes", n.load.free_memory_bytes},
+                     {"owner", to_string(n.load.owner)}});
+  }
+  return {{"responder", reply.responder}, {"nodes", nodes}};
+}
+
+}  // namespace drift::ctl

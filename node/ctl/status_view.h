@@ -1,0 +1,16 @@
+// How `driftctl status` shows a StatusReply: a table for people, or JSON for scripts
+// ({"responder":…, "nodes":[{"id","name","address","state","incarnation","tasks","load",
+// "capacity","load_average","utilization","free_memory_bytes","owner"}]}). Nodes sorted by id.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "protocol/messages.h"
+
+namespace drift::ctl {
+
+std::string status_table(const StatusReply& reply);
+nlohmann::json status_json(const StatusReply& reply);
+
+}  // namespace drift::ctl

@@ -1,0 +1,237 @@
+#include "node/member_table.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace drift {
+
+namespace {
+
+// SWIM precedence: a higher incarnation wins; at equal incarnation dead > suspect > alive.
+bool supersedes(const MemberInfo& claim, const MemberInfo& known) {
+  if (claim.incarnation != known.incarnation) return claim.incarnation > known.incarnation;
+  return static_cast<int>(claim.state) > static_cast<int>(known.state);
+}
+
+void adopt_address(MemberInfo& known, const MemberInfo& claim) {
+  if (!claim.name.empty()) known.name = claim.name;
+  if (!claim.address.empty()) known.address = claim.address;
+}
+
+bool contains(const std::vector<MemberInfo>& infos, std::uint32_t id) {
+  return std::any_of(infos.begin(), infos.end(),
+                     [id](const MemberInfo& i) { return i.node_id == id; });
+}
+
+}  // namespace
+
+MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
+                         std::chrono::milliseconds suspect_timeout, std::size_t group_size)
+    : self_id_(self.node_id),
+      detector_params_(detector),
+      suspect_timeout_(suspect_timeout),
+      group_size_(group_size) {
+  self.state = MemberState::kAlive;
+  Member& me = members_[self_id_];
+  me.info = std::move(self);
+  me.heard = true;
+}
+
+const MemberInfo& MemberTable::self() const { return members_.at(self_id_).info; }
+
+Member& MemberTable::self_entry() { return members_.at(self_id_); }
+
+std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoint now) {
+  if (info.node_id == self_id_) return refute(info);
+  const auto it = members_.find(info.node_id);
+  if (it == members_.end()) return learn(info, now);
+  Member& m = it->second;
+  if (!supersedes(info, m.info)) {
+    if (m.info.address.empty()) adopt_address(m.info, info);
+    return {};
+  }
+  adopt_address(m.info, info);
+  const MemberTransition t = change(m, info.state, info.incarnation, now);
+  refresh_monitoring(now);
+  return {t};
+}
+
+// Someone gossips about us. Only a claim that would beat our own entry needs an answer.
+std::vector<MemberTransition> MemberTable::refute(const MemberInfo& claim) {
+  Member& me = self_entry();
+  const bool accused =
+      claim.state != MemberState::kAlive && claim.incarnation >= me.info.incarnation;
+  if (!accused && claim.incarnation <= me.info.incarnation) return {};
+  me.info.incarnation = claim.incarnation + 1;
+  me.gossip_rounds_left = gossip_rounds();
+  return {{self_id_, claim.state, MemberState::kAlive, me.info.incarnation}};
+}
+
+std::vector<MemberTransition> MemberTable::learn(const MemberInfo& info, TimePoint now) {
+  if (info.node_id == 0) return {};  // ids start at 1; 0 marks clients
+  Member& m = members_[info.node_id];
+  m.info = info;
+  if (info.state == MemberState::kSuspect) m.suspect_since = now;
+  m.gossip_rounds_left = gossip_rounds();
+  refresh_monitoring(now);
+  return {{info.node_id, info.state, info.state, info.incarnation, /*joined=*/true}};
+}
+
+MemberTransition MemberTable::change(Member& m, MemberState to, std::uint64_t incarnation,
+                                     TimePoint now) {
+  const MemberTransition t{m.info.node_id, m.info.state, to, incarnation};
+  m.info.state = to;
+  m.info.incarnation = incarnation;
+  if (to == MemberState::kSuspect) m.suspect_since = now;
+  if (to == MemberState::kDead) m.detector.reset();
+  m.gossip_rounds_left = gossip_rounds();
+  return t;
+}
+
+std::vector<MemberTransition> MemberTable::heartbeat(std::uint32_t node_id,
+                                                     std::uint64_t incarnation,
+                                                     const LoadIndex& load, TimePoint now) {
+  const auto it = members_.find(node_id);
+  if (node_id == self_id_ || it == members_.end()) return {};
+  Member& m = it->second;
+  if (incarnation < m.info.incarnation) return {};
+  const bool same = incarnation == m.info.incarnation;
+  if (same && m.info.state == MemberState::kDead) return {};
+  std::vector<MemberTransition> out;
+  if (!same || m.info.state == MemberState::kSuspect) {
+    out.push_back(change(m, MemberState::kAlive, incarnation, now));
+    refresh_monitoring(now);
+  }
+  note_heartbeat(m, load, now);
+  return out;
+}
+
+void MemberTable::note_heartbeat(Member& m, const LoadIndex& load, TimePoint now) {
+  m.load = load;
+  m.heard = true;
+  m.last_heartbeat = now;
+  if (!m.detector) return;
+  if (m.detector_awaits_heartbeat) {
+    // The start-of-monitoring mark is not an arrival; judge from real heartbeats only.
+    m.detector.emplace(detector_params_);
+    m.detector_awaits_heartbeat = false;
+  }
+  m.detector->heartbeat(now);
+}
+
+std::vector<MemberTransition> MemberTable::tick(TimePoint now) {
+  refresh_monitoring(now);
+  std::vector<MemberTransition> out;
+  for (auto& [id, m] : members_) {
+    if (!m.detector) continue;
+    if (auto t = detect(m, now)) out.push_back(*t);
+  }
+  if (!out.empty()) refresh_monitoring(now);
+  return out;
+}
+
+std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now) {
+  const MemberState state = m.info.state;
+  if (state == MemberState::kAlive && m.detector->suspicious(now)) {
+    return change(m, MemberState::kSuspect, m.info.incarnation, now);
+  }
+  if (state == MemberState::kSuspect && now - m.suspect_since >= suspect_timeout_) {
+    return change(m, MemberState::kDead, m.info.incarnation, now);
+  }
+  return std::nullopt;
+}
+
+// Starts a detector for each member entering the local group (judged from now, with the
+// detector's first interval) and drops it for members that left.
+void MemberTable::refresh_monitoring(TimePoint now) {
+  const std::vector<std::uint32_t> group = local_group(group_size_);
+  for (auto& [id, m] : members_) {
+    const bool in_group = std::binary_search(group.begin(), group.end(), id);
+    if (in_group && !m.detector) {
+      m.detector.emplace(detector_params_);
+      m.detector->heartbeat(now);
+      m.detector_awaits_heartbeat = true;
+    } else if (!in_group && m.detector) {
+      m.detector.reset();
+    }
+  }
+}
+
+std::vector<std::uint32_t> MemberTable::local_group(std::size_t group_size) const {
+  std::vector<std::uint32_t> ring;  // ascending ids, self included
+  for (const auto& [id, m] : members_) {
+    if (id == self_id_ || m.info.state != MemberState::kDead) ring.push_back(id);
+  }
+  const std::size_t n = ring.size();
+  const std::size_t per_side = (group_size + 1) / 2;
+  std::vector<std::uint32_t> group;
+  if (n - 1 <= 2 * per_side) {
+    std::copy_if(ring.begin(), ring.end(), std::back_inserter(group),
+                 [this](std::uint32_t id) { return id != self_id_; });
+    return group;
+  }
+  const std::size_t pos = std::lower_bound(ring.begin(), ring.end(), self_id_) - ring.begin();
+  for (std::size_t step = 1; step <= per_side; ++step) {
+    group.push_back(ring[(pos + step) % n]);
+    group.push_back(ring[(pos + n - step) % n]);
+  }
+  std::sort(group.begin(), group.end());
+  return group;
+}
+
+std::uint32_t MemberTable::gossip_rounds() const {
+  return static_cast<std::uint32_t>(std::bit_width(members_.size())) + 2;  // ceil(log2(N+1)) + 2
+}
+
+std::vector<MemberInfo> MemberTable::gossip(std::size_t max) {
+  std::vector<MemberInfo> out;
+  if (max == 0) return out;
+  out.push_back(self());
+  take_changes(out, max);
+  take_rotating_slice(out, max);
+  return out;
+}
+
+// Recent changes first; the most recent (most rounds left) before older ones, then by id.
+void MemberTable::take_changes(std::vector<MemberInfo>& out, std::size_t max) {
+  std::vector<Member*> changed;
+  for (auto& [id, m] : members_) {
+    if (id != self_id_ && m.gossip_rounds_left > 0) changed.push_back(&m);
+  }
+  std::stable_sort(changed.begin(), changed.end(), [](const Member* a, const Member* b) {
+    return a->gossip_rounds_left > b->gossip_rounds_left;
+  });
+  for (Member* m : changed) {
+    if (out.size() >= max) return;
+    out.push_back(m->info);
+    --m->gossip_rounds_left;
+  }
+}
+
+// Fills up with the entries after the last one sent, wrapping around, so all are covered in turn.
+void MemberTable::take_rotating_slice(std::vector<MemberInfo>& out, std::size_t max) {
+  auto it = members_.upper_bound(gossip_cursor_);
+  for (std::size_t visited = 0; visited < members_.size() && out.size() < max; ++visited, ++it) {
+    if (it == members_.end()) it = members_.begin();
+    const std::uint32_t id = it->first;
+    if (id == self_id_ || contains(out, id)) continue;
+    out.push_back(it->second.info);
+    gossip_cursor_ = id;
+  }
+}
+
+const Member* MemberTable::find(std::uint32_t node_id) const {
+  const auto it = members_.find(node_id);
+  return it == members_.end() ? nullptr : &it->second;
+}
+
+std::vector<Member> MemberTable::members() const {
+  std::vector<Member> out;
+  out.reserve(members_.size());
+  for (const auto& [id, m] : members_) out.push_back(m);
+  return out;
+}
+
+void MemberTable::set_self_load(const LoadIndex& load) { self_entry().load = load; }
+
+}  // namespace drift

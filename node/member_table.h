@@ -1,0 +1,107 @@
+// Membership state of one node (DESIGN.md §5): the member list learned from handshakes and gossip
+// (SWIM merge rules), failure detection over our local group, and the gossip to piggyback on
+// heartbeats. Pure: time comes in as arguments. Not thread-safe; the network thread owns it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "node/phi_accrual_detector.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+struct Member {
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  MemberInfo info;
+  LoadIndex load;
+  bool heard = false;  // a heartbeat from it has arrived
+  // Failure detection, only while the member is in our local group.
+  std::optional<PhiAccrualDetector> detector;
+  bool detector_awaits_heartbeat = false;  // started at monitoring time, no heartbeat since
+  TimePoint suspect_since{};
+  TimePoint last_heartbeat{};
+  std::uint32_t gossip_rounds_left = 0;  // > 0: a recent change, sent before the rotating slice
+
+  bool monitored() const { return detector.has_value(); }
+};
+
+// A change of one member's entry. from == to means only the incarnation changed (a restart or a
+// refutation). For ourselves, from == kDead means we were declared dead: the daemon must fence
+// (stop and drop its tasks) before gossiping the new incarnation.
+struct MemberTransition {
+  std::uint32_t node_id = 0;
+  MemberState from = MemberState::kAlive;
+  MemberState to = MemberState::kAlive;
+  std::uint64_t incarnation = 0;
+  bool joined = false;  // first time we hear of this member (from is then meaningless)
+
+  friend bool operator==(const MemberTransition&, const MemberTransition&) = default;
+};
+
+class MemberTable {
+ public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  // group_size: how many neighbours we monitor and heartbeat (see local_group).
+  MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
+              std::chrono::milliseconds suspect_timeout, std::size_t group_size = 8);
+
+  const MemberInfo& self() const;
+
+  // A member learned from a handshake or from gossip. SWIM merge: a higher incarnation wins; at
+  // equal incarnation dead > suspect > alive; so a dead (id, incarnation) never comes back alive.
+  // If someone claims we are suspect or dead at our incarnation or higher (or knows us at a higher
+  // one), we refute with incarnation = theirs + 1, returned as a transition to gossip.
+  std::vector<MemberTransition> merge(const MemberInfo& info, TimePoint now);
+
+  // A heartbeat from a known member. Dropped if the incarnation is older than known, if the
+  // member is dead at that incarnation, or if the member is unknown (merge its Hello first).
+  // A newer incarnation revives it; a suspect member at the same incarnation becomes alive.
+  std::vector<MemberTransition> heartbeat(std::uint32_t node_id, std::uint64_t incarnation,
+                                          const LoadIndex& load, TimePoint now);
+
+  // Advances failure detection for our local group: alive -> suspect when phi >= threshold,
+  // suspect -> dead after suspect_timeout without a heartbeat. Call every heartbeat interval.
+  std::vector<MemberTransition> tick(TimePoint now);
+
+  // Our local group: the nearest non-dead members around us on a ring ordered by node id,
+  // ceil(group_size / 2) on each side (odd sizes round up so groups stay symmetric), or all of
+  // them if there are not that many. Ordered by node id, never including self.
+  std::vector<std::uint32_t> local_group(std::size_t group_size) const;
+
+  // At most max entries for the next heartbeat: self first, then recent changes (each sent
+  // ceil(log2(N+1)) + 2 times), then a rotating slice of the rest, so every entry is eventually
+  // sent.
+  std::vector<MemberInfo> gossip(std::size_t max);
+
+  const Member* find(std::uint32_t node_id) const;
+  std::vector<Member> members() const;  // including self, ordered by id
+  void set_self_load(const LoadIndex& load);
+
+ private:
+  Member& self_entry();
+  std::vector<MemberTransition> refute(const MemberInfo& claim);
+  std::vector<MemberTransition> learn(const MemberInfo& info, TimePoint now);
+  MemberTransition change(Member& m, MemberState to, std::uint64_t incarnation, TimePoint now);
+  void note_heartbeat(Member& m, const LoadIndex& load, TimePoint now);
+  void refresh_monitoring(TimePoint now);
+  std::optional<MemberTransition> detect(Member& m, TimePoint now);
+  std::uint32_t gossip_rounds() const;
+  void take_changes(std::vector<MemberInfo>& out, std::size_t max);
+  void take_rotating_slice(std::vector<MemberInfo>& out, std::size_t max);
+
+  std::uint32_t self_id_;
+  PhiAccrualDetector::Params detector_params_;
+  std::chrono::milliseconds suspect_timeout_;
+  std::size_t group_size_;
+  std::map<std::uint32_t, Member> members_;  // including self
+  std::uint32_t gossip_cursor_ = 0;          // last id sent in the rotating slice
+};
+
+}  // namespace drift

@@ -1,0 +1,82 @@
+// Messages to frames and back. Decoding dispatches on the header's type to the matching
+// WireMessage alternative and runs it through decode_portable (a bounded archive); every
+// WireError or Cereal exception becomes an error Status naming the message type and the reason.
+#include "protocol/codec.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "protocol/archives.h"
+
+namespace drift {
+namespace {
+
+template <std::size_t I = 0>
+Result<WireMessage> decode_as(std::uint16_t type, std::span<const std::uint8_t> body) {
+  if constexpr (I == std::variant_size_v<WireMessage>) {
+    return Status::error("unknown message type " + std::to_string(type));
+  } else {
+    using Message = std::variant_alternative_t<I, WireMessage>;
+    if (type != static_cast<std::uint16_t>(Message::kType)) return decode_as<I + 1>(type, body);
+    Message msg;
+    if (Status s = decode_portable(body, msg); !s) {
+      return Status::error("bad " + std::string(to_string(Message::kType)) +
+                           " body: " + s.message());
+    }
+    return WireMessage(std::in_place_index<I>, std::move(msg));
+  }
+}
+
+}  // namespace
+
+MsgType type_of(const WireMessage& msg) {
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::kType; }, msg);
+}
+
+std::vector<std::uint8_t> encode_body(const WireMessage& msg) {
+  return std::visit([](const auto& m) { return encode_portable(m); }, msg);
+}
+
+// The body is written after a reserved header, so a large message is never copied.
+std::vector<std::uint8_t> encode(const WireMessage& msg) {
+  PortableOutputArchive ar{std::vector<std::uint8_t>(kFrameHeaderSize)};
+  std::visit([&ar](const auto& m) { ar(m); }, msg);
+  std::vector<std::uint8_t> frame = std::move(ar).take_bytes();
+  const std::size_t body = frame.size() - kFrameHeaderSize;
+  if (body > std::numeric_limits<std::uint32_t>::max()) {
+    throw std::length_error("message body of " + std::to_string(body) +
+                            " bytes does not fit a frame");  // a caller's bug: chunk it
+  }
+  FrameHeader header;
+  header.type = static_cast<std::uint16_t>(type_of(msg));
+  header.length = static_cast<std::uint32_t>(body);
+  const auto bytes = encode_header(header);
+  std::copy(bytes.begin(), bytes.end(), frame.begin());
+  return frame;
+}
+
+Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body) {
+  return decode_as(type, body);
+}
+
+Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body) {
+  if (frame.size() < kFrameHeaderSize) {
+    return Status::error("frame of " + std::to_string(frame.size()) +
+                         " bytes is shorter than its " + std::to_string(kFrameHeaderSize) +
+                         "-byte header");
+  }
+  Result<FrameHeader> header = decode_header(frame.first<kFrameHeaderSize>(), max_body);
+  if (!header) return header.status();
+  const std::span<const std::uint8_t> body = frame.subspan(kFrameHeaderSize);
+  if (body.size() != header->length) {
+    return Status::error("frame carries " + std::to_string(body.size()) +
+                         " body bytes but its header says " + std::to_string(header->length));
+  }
+  return decode_body(header->type, body);
+}
+
+}  // namespace drift

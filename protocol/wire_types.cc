@@ -1,0 +1,84 @@
+// Names of the wire enums for logs and error messages (wire_types.h, messages.h).
+#include "protocol/wire_types.h"
+
+#include "protocol/messages.h"
+
+namespace drift {
+
+const char* to_string(MemberState s) {
+  switch (s) {
+    case MemberState::kAlive:
+      return "alive";
+    case MemberState::kSuspect:
+      return "suspect";
+    case MemberState::kDead:
+      return "dead";
+  }
+  return "unknown member state";
+}
+
+const char* to_string(OwnerState s) {
+  switch (s) {
+    case OwnerState::kAvailable:
+      return "available";
+    case OwnerState::kSuspended:
+      return "suspended";
+    case OwnerState::kDraining:
+      return "draining";
+    case OwnerState::kReclaimed:
+      return "reclaimed";
+  }
+  return "unknown owner state";
+}
+
+const char* to_string(MsgType t) {
+  switch (t) {
+    case MsgType::kHello:
+      return "Hello";
+    case MsgType::kHelloAuth:
+      return "HelloAuth";
+    case MsgType::kHeartbeat:
+      return "Heartbeat";
+    case MsgType::kTaskMessage:
+      return "TaskMessage";
+    case MsgType::kCreateTasks:
+      return "CreateTasks";
+    case MsgType::kTasksCreated:
+      return "TasksCreated";
+    case MsgType::kStartJob:
+      return "StartJob";
+    case MsgType::kReductionContribution:
+      return "ReductionContribution";
+    case MsgType::kReductionResult:
+      return "ReductionResult";
+    case MsgType::kTaskFinished:
+      return "TaskFinished";
+    case MsgType::kJobEnd:
+      return "JobEnd";
+    case MsgType::kStatusRequest:
+      return "StatusRequest";
+    case MsgType::kStatusReply:
+      return "StatusReply";
+    case MsgType::kRunRequest:
+      return "RunRequest";
+    case MsgType::kJobProgress:
+      return "JobProgress";
+    case MsgType::kJobResult:
+      return "JobResult";
+    case MsgType::kJobFailed:
+      return "JobFailed";
+  }
+  return "unknown message type";
+}
+
+const char* to_string(PeerRole r) {
+  switch (r) {
+    case PeerRole::kNode:
+      return "node";
+    case PeerRole::kClient:
+      return "client";
+  }
+  return "unknown peer role";
+}
+
+}  // namespace drift

@@ -1,0 +1,98 @@
+#include "tests/integration/cluster_test_fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "node/ctl/status_query.h"
+#include "tests/integration/poll.h"
+
+namespace fs = std::filesystem;
+
+namespace drift::test {
+
+fs::path bin_dir() { return DRIFT_BIN_DIR; }
+fs::path local_conf() { return fs::path(DRIFT_SOURCE_DIR) / "conf" / "local.conf"; }
+
+std::uint16_t base_port_for(int slot) {
+  return static_cast<std::uint16_t>(kBasePort + kPortsPerTest * slot);
+}
+
+void ClusterTest::SetUp() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/drift-it-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << "mkdtemp " << pattern;
+  dir_ = pattern;
+  ctl::LocalClusterOptions options;
+  options.driftd = bin_dir() / "driftd";
+  options.stop_with_parent = true;
+  cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
+}
+
+void ClusterTest::TearDown() {
+  if (!cluster_) return;
+  if (HasFailure()) {
+    for (int k = 1; k <= cluster_->nodes(); ++k) {
+      std::cerr << "--- end of " << cluster_->log_file(k).string() << ":\n"
+                << cluster_->log_tail(k, 30);
+    }
+  }
+  cluster_->down();
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+void ClusterTest::start_cluster(int nodes, int slot) {
+  const Status s = cluster_->up(nodes, base_port_for(slot), local_conf());
+  ASSERT_TRUE(s.is_ok()) << s.message();
+}
+
+void ClusterTest::wait_for_load_reports(int k) {
+  const bool reported = poll_until(std::chrono::seconds(5), std::chrono::milliseconds(50), [&] {
+    auto reply = ctl::query_status(connect_options(k), std::chrono::seconds(2));
+    if (!reply || static_cast<int>(reply->nodes.size()) != cluster_->nodes()) return false;
+    for (const auto& n : reply->nodes) {
+      if (n.load.free_memory_bytes == 0) return false;  // no load index received yet
+    }
+    return true;
+  });
+  EXPECT_TRUE(reported) << "node " << k << " has no load report from some member after 5 s";
+}
+
+ctl::ConnectOptions ClusterTest::connect_options(int k) {
+  auto options = cluster_->connect_options(k);
+  EXPECT_TRUE(options.is_ok()) << options.error();
+  return options ? *options : ctl::ConnectOptions{};
+}
+
+std::unique_ptr<ctl::ClientConnection> ClusterTest::connect(int k) {
+  auto connection = ctl::ClientConnection::open(connect_options(k));
+  EXPECT_TRUE(connection.is_ok()) << connection.error();
+  return connection ? std::move(connection).value() : nullptr;
+}
+
+std::string ClusterTest::log_of(int k) const {
+  std::ifstream in(cluster_->log_file(k));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string ClusterTest::fate_of(int k) const {
+  int status = 0;
+  const pid_t pid = cluster_->pid(k);
+  const pid_t reaped = ::waitpid(pid, &status, WNOHANG);
+  if (reaped == 0) return "running";
+  if (reaped != pid) return "gone (not our child)";
+  if (WIFSIGNALED(status)) {
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+           ::strsignal(WTERMSIG(status)) + ")";
+  }
+  return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+}  // namespace drift::test

@@ -1,0 +1,47 @@
+// A gtest fixture owning a LocalCluster of real driftd processes (from DRIFT_BIN_DIR) in a fresh
+// temp dir, on ports 17400 + 20 * slot + (0..19): each test passes its own slot, so tests never
+// share ports even when ctest runs them side by side. TearDown always stops the daemons, prints
+// the end of every log when the test failed, and removes the dir.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "node/ctl/client_connection.h"
+#include "node/ctl/local_cluster.h"
+
+namespace drift::test {
+
+inline constexpr int kBasePort = 17400;
+inline constexpr int kPortsPerTest = 20;
+
+std::filesystem::path bin_dir();
+std::filesystem::path local_conf();
+std::uint16_t base_port_for(int slot);
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Starts `nodes` daemons with conf/local.conf; fails the test (fatally) if they do not come up.
+  void start_cluster(int nodes, int slot);
+  // Until node k has a load report (heartbeat) from every member, so that placement sees every
+  // node's capacity and spreads a job over all of them.
+  void wait_for_load_reports(int k);
+  ctl::LocalCluster& cluster() { return *cluster_; }
+  ctl::ConnectOptions connect_options(int k);
+  std::unique_ptr<ctl::ClientConnection> connect(int k);
+  std::string log_of(int k) const;
+  // "running", "exited with status 1", "killed by signal 11 (Segmentation fault)": what became
+  // of daemon k (reaps it if it ended; only for daemons this test started).
+  std::string fate_of(int k) const;
+
+  std::filesystem::path dir_;
+  std::unique_ptr<ctl::LocalCluster> cluster_;
+};
+
+}  // namespace drift::test

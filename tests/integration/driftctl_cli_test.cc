@@ -1,0 +1,119 @@
+// driftctl end to end, as a user runs it: local up, status --json, run --json on the cluster and
+// --serial, usage and connection errors with their exit codes, local down.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/integration/cluster_test_fixture.h"
+
+namespace drift::test {
+namespace {
+
+struct Output {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Output driftctl(const std::string& args) {
+  const std::string command = (bin_dir() / "driftctl").string() + " " + args + " 2>&1";
+  Output result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
+    result.out.append(buffer, n);
+  }
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+class DriftctlCliTest : public ClusterTest {
+ protected:
+  std::string dir_arg() const { return " --dir " + dir_.string(); }
+  std::string connection() const {
+    return "--node 127.0.0.1:" + std::to_string(base_port_for(4)) + " --secret-file " +
+           (dir_ / "secret").string() + " ";
+  }
+};
+
+TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
+  const auto up = driftctl("local up --nodes 3 --base-port " + std::to_string(base_port_for(4)) +
+                           dir_arg() + " --base-config " + local_conf().string());
+  ASSERT_EQ(up.exit_code, 0) << up.out;
+  EXPECT_NE(up.out.find("3 daemons up in " + dir_.string()), std::string::npos) << up.out;
+
+  const auto again = driftctl("local up --nodes 3 --base-port " +
+                              std::to_string(base_port_for(4) + 5) + dir_arg());
+  EXPECT_EQ(again.exit_code, 1) << again.out;
+  EXPECT_NE(again.out.find("already running"), std::string::npos) << again.out;
+
+  const auto status = driftctl(connection() + "status --json");
+  ASSERT_EQ(status.exit_code, 0) << status.out;
+  const auto nodes = nlohmann::json::parse(status.out)["nodes"];
+  ASSERT_EQ(nodes.size(), 3u) << status.out;
+  for (const auto& n : nodes) EXPECT_EQ(n["state"], "alive") << status.out;
+
+  const std::string job = "run heat2d --size 128x96 --steps 30 --json";
+  const auto cluster_run = driftctl(connection() + job + " --tasks 6");
+  ASSERT_EQ(cluster_run.exit_code, 0) << cluster_run.out;
+  const auto serial_run = driftctl(job + " --serial");
+  ASSERT_EQ(serial_run.exit_code, 0) << serial_run.out;
+  const auto c = nlohmann::json::parse(cluster_run.out);
+  const auto s = nlohmann::json::parse(serial_run.out);
+  EXPECT_EQ(c["checksum"], s["checksum"]);
+  EXPECT_EQ(c["tasks"], 6);
+  EXPECT_EQ(s["tasks"], 1);
+  EXPECT_EQ(c["steps"], 30);
+  EXPECT_TRUE(c["checksum"].is_string());
+  EXPECT_TRUE(c["wall_s"].is_number());
+
+  const auto down = driftctl("local down" + dir_arg());
+  EXPECT_EQ(down.exit_code, 0) << down.out;
+  EXPECT_NE(down.out.find("node3"), std::string::npos) << down.out;
+  EXPECT_TRUE(cluster().running_pids().empty());
+}
+
+TEST_F(DriftctlCliTest, UsageErrorsExitTwo) {
+  EXPECT_EQ(driftctl("frobnicate").exit_code, 2);
+  EXPECT_EQ(driftctl("run nosuchapp").exit_code, 2);
+  const auto bad_size = driftctl("run heat2d --serial --size 12by12");
+  EXPECT_EQ(bad_size.exit_code, 2) << bad_size.out;
+  EXPECT_NE(bad_size.out.find("12by12"), std::string::npos) << bad_size.out;
+  EXPECT_EQ(driftctl("status --node nonsense").exit_code, 2);
+  EXPECT_EQ(driftctl("local up").exit_code, 2);
+}
+
+TEST_F(DriftctlCliTest, NoDaemonExitsThree) {
+  const std::string secret = (dir_ / "secret").string();
+  {
+    FILE* f = std::fopen(secret.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("0123456789abcdef0123456789abcdef\n", f);
+    std::fclose(f);
+  }
+  const auto status = driftctl("--node 127.0.0.1:" + std::to_string(base_port_for(4) + 19) +
+                               " --secret-file " + secret + " status");
+  EXPECT_EQ(status.exit_code, 3) << status.out;
+  EXPECT_NE(status.out.find("cannot connect to 127.0.0.1:"), std::string::npos) << status.out;
+}
+
+TEST_F(DriftctlCliTest, HelpDescribesEveryCommand) {
+  const auto help = driftctl("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* word :
+       {"status", "run APP", "local up", "local down", "--node", "--secret-file"}) {
+    EXPECT_NE(help.out.find(word), std::string::npos) << word;
+  }
+  const auto run_help = driftctl("run heat2d --help");
+  EXPECT_EQ(run_help.exit_code, 0);
+  EXPECT_NE(run_help.out.find("--size"), std::string::npos) << run_help.out;
+  EXPECT_EQ(driftctl("status --help").exit_code, 0);
+  EXPECT_EQ(driftctl("local up --help").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace drift::test

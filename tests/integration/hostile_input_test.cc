@@ -1,0 +1,118 @@
+// (c) Garbage, an oversized frame header and a wrong-secret handshake sent to a daemon's port
+// are refused: the connection is closed, the reason is logged, and the daemon keeps serving.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "node/ctl/frame_io.h"
+#include "node/ctl/status_query.h"
+#include "node/ctl/tcp_stream.h"
+#include "protocol/frame.h"
+#include "protocol/handshake.h"
+#include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/poll.h"
+
+namespace drift::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+class HostileInputTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    start_cluster(2, /*slot=*/2);
+  }
+
+  std::unique_ptr<ctl::TcpStream> open_raw() {
+    auto stream = ctl::TcpStream::connect(cluster().node_endpoint(1), ctl::Clock::now() + 2s);
+    EXPECT_TRUE(stream.is_ok()) << stream.error();
+    return stream ? std::move(stream).value() : nullptr;
+  }
+
+  // Reads (and drops whatever the daemon sends, e.g. its Hello) until the daemon hangs up.
+  static bool closed_by_daemon(ctl::TcpStream& stream) {
+    const auto deadline = ctl::Clock::now() + 3s;
+    std::array<std::uint8_t, 1> byte{};
+    for (int i = 0; i < (1 << 16); ++i) {
+      if (stream.read_exact(byte, deadline)) return stream.closed_by_peer();
+    }
+    return false;
+  }
+
+  void expect_log_mentions(const std::string& reason) {
+    const bool logged =
+        poll_until(2s, 50ms, [&] { return log_of(1).find(reason) != std::string::npos; });
+    EXPECT_TRUE(logged) << "node 1's log does not mention: " << reason;
+  }
+
+  void expect_still_serving() {
+    auto reply = ctl::query_status(connect_options(1), 2s);
+    ASSERT_TRUE(reply.is_ok()) << reply.error();
+    EXPECT_EQ(reply->nodes.size(), 2u);
+  }
+};
+
+TEST_F(HostileInputTest, GarbageBytesAreRefused) {
+  auto stream = open_raw();
+  ASSERT_NE(stream, nullptr);
+  const std::string garbage = "GET / HTTP/1.1\r\nHost: drift\r\n\r\n";
+  ASSERT_FALSE(
+      stream->write_all({reinterpret_cast<const std::uint8_t*>(garbage.data()), garbage.size()},
+                        ctl::Clock::now() + 2s));
+  EXPECT_TRUE(closed_by_daemon(*stream));
+  std::array<std::uint8_t, kFrameHeaderSize> header{};
+  std::copy_n(garbage.begin(), header.size(), header.begin());
+  expect_log_mentions(decode_header(header, kHandshakeMaxBody).error());
+  expect_still_serving();
+}
+
+TEST_F(HostileInputTest, OversizedFrameHeaderIsRefusedBeforeAllocating) {
+  auto stream = open_raw();
+  ASSERT_NE(stream, nullptr);
+  FrameHeader huge;
+  huge.type = static_cast<std::uint16_t>(MsgType::kHello);
+  huge.length = 0xfffffff0u;
+  ASSERT_FALSE(stream->write_all(encode_header(huge), ctl::Clock::now() + 2s));
+  EXPECT_TRUE(closed_by_daemon(*stream));
+  expect_log_mentions("frame body of " + std::to_string(huge.length) + " bytes exceeds");
+  expect_still_serving();
+}
+
+TEST_F(HostileInputTest, WrongSecretHandshakeIsRefused) {
+  auto stream = open_raw();
+  ASSERT_NE(stream, nullptr);
+  const auto deadline = ctl::Clock::now() + 3s;
+  const Hello ours = ctl::client_hello("");
+  ASSERT_TRUE(ctl::write_message(*stream, ours, deadline).is_ok());
+  auto theirs = ctl::read_message(*stream, kHandshakeMaxBody, deadline);
+  ASSERT_TRUE(theirs.is_ok()) << theirs.error();
+  ASSERT_TRUE(std::holds_alternative<Hello>(*theirs));
+  auto their_auth = ctl::read_message(*stream, kHandshakeMaxBody, deadline);
+  ASSERT_TRUE(their_auth.is_ok()) << their_auth.error();
+
+  const std::vector<std::uint8_t> wrong_secret(32, 'x');
+  const HelloAuth proof{handshake_mac(wrong_secret, ours, std::get<Hello>(*theirs))};
+  ASSERT_TRUE(ctl::write_message(*stream, proof, deadline).is_ok());
+  EXPECT_TRUE(closed_by_daemon(*stream));
+  const auto secret = connect_options(1).secret;
+  expect_log_mentions(verify_auth(secret, ours, std::get<Hello>(*theirs), proof).message());
+  expect_still_serving();
+}
+
+TEST_F(HostileInputTest, ClientWithWrongSecretGetsAClearError) {
+  auto options = connect_options(1);
+  options.secret.assign(32, 'y');
+  options.secret_source = "a test's wrong secret";
+  auto connection = ctl::ClientConnection::open(options);
+  ASSERT_FALSE(connection.is_ok());
+  EXPECT_NE(connection.error().find(cluster().node_endpoint(1).to_string()), std::string::npos)
+      << connection.error();
+  EXPECT_NE(connection.error().find("secret"), std::string::npos) << connection.error();
+  expect_still_serving();
+}
+
+}  // namespace
+}  // namespace drift::test

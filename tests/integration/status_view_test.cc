@@ -1,0 +1,51 @@
+#include "node/ctl/status_view.h"
+
+#include <gtest/gtest.h>
+
+namespace drift::ctl {
+namespace {
+
+StatusReply sample() {
+  StatusReply r;
+  r.responder = 1;
+  NodeStatus b;
+  b.member = {2, 5, "node2", "127.0.0.1:7401", MemberState::kDead};
+  b.load.task_count = 0;
+  NodeStatus a;
+  a.member = {1, 7, "node1", "127.0.0.1:7400", MemberState::kAlive};
+  a.load.task_count = 4;
+  a.load.task_load = 16384;
+  a.load.capacity = 2.5e6;
+  a.load.load_average = 0.75;
+  a.load.free_memory_bytes = 3ull << 30;
+  r.nodes = {b, a};
+  return r;
+}
+
+TEST(StatusViewTest, JsonListsNodesByIdWithTheirState) {
+  const auto j = status_json(sample());
+  ASSERT_EQ(j["nodes"].size(), 2u);
+  EXPECT_EQ(j["nodes"][0]["id"], 1);
+  EXPECT_EQ(j["nodes"][0]["name"], "node1");
+  EXPECT_EQ(j["nodes"][0]["address"], "127.0.0.1:7400");
+  EXPECT_EQ(j["nodes"][0]["state"], "alive");
+  EXPECT_EQ(j["nodes"][0]["incarnation"], 7);
+  EXPECT_EQ(j["nodes"][0]["tasks"], 4);
+  EXPECT_EQ(j["nodes"][0]["free_memory_bytes"], 3ull << 30);
+  EXPECT_EQ(j["nodes"][1]["state"], "dead");
+  for (const char* key : {"load", "capacity", "load_average", "utilization", "owner"}) {
+    EXPECT_TRUE(j["nodes"][0].contains(key)) << key;
+  }
+}
+
+TEST(StatusViewTest, TableHasAHeaderAndOneRowPerNode) {
+  const std::string table = status_table(sample());
+  EXPECT_EQ(table.rfind("ID", 0), 0u) << table;
+  EXPECT_NE(table.find("node1"), std::string::npos);
+  EXPECT_NE(table.find("dead"), std::string::npos);
+  EXPECT_NE(table.find("3072 MiB"), std::string::npos) << table;
+  EXPECT_LT(table.find("node1"), table.find("node2"));
+}
+
+}  // namespace
+}  // namespace drift::ctl

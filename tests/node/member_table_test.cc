@@ -1,0 +1,342 @@
+#include "node/member_table.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace drift {
+namespace {
+
+using std::chrono::milliseconds;
+using TimePoint = MemberTable::TimePoint;
+using State = MemberState;
+
+const TimePoint kT0{std::chrono::hours(1)};
+const milliseconds kSuspectTimeout{500};
+
+MemberInfo info(std::uint32_t id, std::uint64_t incarnation = 1, State state = State::kAlive) {
+  return {id, incarnation, "n" + std::to_string(id), "10.0.0." + std::to_string(id) + ":7400",
+          state};
+}
+
+MemberTable table(std::uint32_t self_id, std::size_t group_size = 8) {
+  return MemberTable(info(self_id), PhiAccrualDetector::Params{}, kSuspectTimeout, group_size);
+}
+
+// A table whose self is `self_id` and which knows members 1..n (alive, incarnation 1).
+MemberTable ring(std::uint32_t self_id, std::uint32_t n, std::size_t group_size = 8) {
+  MemberTable t = table(self_id, group_size);
+  for (std::uint32_t id = 1; id <= n; ++id) t.merge(info(id), kT0);
+  return t;
+}
+
+State state_of(const MemberTable& t, std::uint32_t id) { return t.find(id)->info.state; }
+
+// --- merge ---------------------------------------------------------------------------------
+
+TEST(MemberTableTest, LearnsAnUnknownMember) {
+  MemberTable t = table(1);
+  auto ts = t.merge(info(2, 3), kT0);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_TRUE(ts[0].joined);
+  EXPECT_EQ(ts[0].node_id, 2u);
+  EXPECT_EQ(ts[0].to, State::kAlive);
+  EXPECT_EQ(ts[0].incarnation, 3u);
+  ASSERT_NE(t.find(2), nullptr);
+  EXPECT_EQ(t.find(2)->info, info(2, 3));
+  EXPECT_FALSE(t.find(2)->heard);
+  EXPECT_TRUE(t.merge(info(2, 3), kT0).empty());  // nothing new
+}
+
+TEST(MemberTableTest, MergeFollowsSwimPrecedenceInAllOrderings) {
+  const State states[] = {State::kAlive, State::kSuspect, State::kDead};
+  for (State known : states) {
+    for (State claim : states) {
+      for (std::uint64_t claim_inc : {4u, 5u, 6u}) {
+        MemberTable t = table(1);
+        t.merge(info(2, 5, known), kT0);
+        auto ts = t.merge(info(2, claim_inc, claim), kT0);
+        const bool wins = claim_inc > 5 || (claim_inc == 5 && claim > known);
+        const MemberInfo& now = t.find(2)->info;
+        SCOPED_TRACE(testing::Message()
+                     << "known " << int(known) << "@5, claim " << int(claim) << "@" << claim_inc);
+        EXPECT_EQ(now.state, wins ? claim : known);
+        EXPECT_EQ(now.incarnation, wins ? claim_inc : 5u);
+        ASSERT_EQ(ts.size(), wins ? 1u : 0u);
+        if (wins) {
+          EXPECT_EQ(ts[0], (MemberTransition{2, known, claim, claim_inc}));
+        }
+      }
+    }
+  }
+}
+
+TEST(MemberTableTest, DeadIncarnationNeverComesBackAlive) {
+  MemberTable t = table(1);
+  t.merge(info(2, 5), kT0);
+  t.merge(info(2, 5, State::kDead), kT0);
+  EXPECT_TRUE(t.merge(info(2, 5, State::kAlive), kT0).empty());
+  EXPECT_TRUE(t.merge(info(2, 5, State::kSuspect), kT0).empty());
+  EXPECT_TRUE(t.heartbeat(2, 5, {}, kT0).empty());
+  EXPECT_EQ(state_of(t, 2), State::kDead);
+  // A restart (new incarnation) is a new identity and is accepted.
+  auto ts = t.merge(info(2, 6), kT0);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kDead, State::kAlive, 6}));
+}
+
+TEST(MemberTableTest, SuspectMergeOverridesAliveWithoutOrderDependence) {
+  // Two gossip orders of the same facts reach the same entry.
+  MemberTable a = table(1), b = table(1);
+  const MemberInfo facts[] = {info(2, 1), info(2, 1, State::kSuspect), info(2, 2),
+                              info(2, 2, State::kDead)};
+  for (const auto& f : facts) a.merge(f, kT0);
+  for (auto it = std::rbegin(facts); it != std::rend(facts); ++it) b.merge(*it, kT0);
+  EXPECT_EQ(a.find(2)->info, b.find(2)->info);
+  EXPECT_EQ(a.find(2)->info, info(2, 2, State::kDead));
+}
+
+// --- refutation ----------------------------------------------------------------------------
+
+TEST(MemberTableTest, RefutesSuspicionAtOurIncarnation) {
+  MemberTable t = table(1);
+  auto ts = t.merge(info(1, 1, State::kSuspect), kT0);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{1, State::kSuspect, State::kAlive, 2}));
+  EXPECT_EQ(t.self().incarnation, 2u);
+  EXPECT_EQ(t.self().state, State::kAlive);
+}
+
+TEST(MemberTableTest, RefutesDeathAtAHigherIncarnation) {
+  MemberTable t = table(1);
+  auto ts = t.merge(info(1, 7, State::kDead), kT0);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{1, State::kDead, State::kAlive, 8}));
+  EXPECT_EQ(t.self().incarnation, 8u);
+}
+
+TEST(MemberTableTest, IgnoresStaleOrHarmlessClaimsAboutUs) {
+  MemberTable t = table(1);
+  t.merge(info(1, 4, State::kSuspect), kT0);  // -> incarnation 5
+  EXPECT_TRUE(t.merge(info(1, 4, State::kSuspect), kT0).empty());
+  EXPECT_TRUE(t.merge(info(1, 4, State::kDead), kT0).empty());
+  EXPECT_TRUE(t.merge(info(1, 5, State::kAlive), kT0).empty());
+  EXPECT_EQ(t.self().incarnation, 5u);
+  // Someone knows us alive at a higher incarnation: we must outbid it or our heartbeats are
+  // dropped.
+  auto ts = t.merge(info(1, 9, State::kAlive), kT0);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(t.self().incarnation, 10u);
+}
+
+// --- heartbeats and failure detection ------------------------------------------------------
+
+TEST(MemberTableTest, HeartbeatRecordsLoadAndDropsStaleIncarnations) {
+  MemberTable t = table(1);
+  t.merge(info(2, 3), kT0);
+  LoadIndex load;
+  load.task_load = 42;
+  EXPECT_TRUE(t.heartbeat(2, 3, load, kT0).empty());
+  EXPECT_TRUE(t.find(2)->heard);
+  EXPECT_EQ(t.find(2)->load.task_load, 42);
+  LoadIndex stale;
+  stale.task_load = 7;
+  EXPECT_TRUE(t.heartbeat(2, 2, stale, kT0).empty());
+  EXPECT_EQ(t.find(2)->load.task_load, 42);
+  EXPECT_TRUE(t.heartbeat(9, 1, stale, kT0).empty());  // unknown: learn it by merge first
+  EXPECT_EQ(t.find(9), nullptr);
+}
+
+TEST(MemberTableTest, HeartbeatAtNewIncarnationRevivesADeadMember) {
+  MemberTable t = table(1);
+  t.merge(info(2, 3, State::kDead), kT0);
+  auto ts = t.heartbeat(2, 4, {}, kT0);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kDead, State::kAlive, 4}));
+}
+
+TEST(MemberTableTest, SilentMemberGoesSuspectThenDead) {
+  MemberTable t = table(1);
+  t.merge(info(2), kT0);  // enters our group now; never heard from
+  EXPECT_TRUE(t.find(2)->monitored());
+  EXPECT_TRUE(t.tick(kT0 + milliseconds(400)).empty());
+  auto ts = t.tick(kT0 + milliseconds(1000));
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kSuspect, 1}));
+  EXPECT_TRUE(t.tick(kT0 + milliseconds(1000) + kSuspectTimeout - milliseconds(1)).empty());
+  ts = t.tick(kT0 + milliseconds(1000) + kSuspectTimeout);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kSuspect, State::kDead, 1}));
+  EXPECT_FALSE(t.find(2)->monitored());
+  EXPECT_TRUE(t.tick(kT0 + std::chrono::hours(1)).empty());
+}
+
+TEST(MemberTableTest, RegularHeartbeatsKeepAMemberAlive) {
+  MemberTable t = table(1);
+  t.merge(info(2), kT0);
+  for (int ms = 0; ms <= 5000; ms += 100) {
+    const TimePoint now = kT0 + milliseconds(ms);
+    t.heartbeat(2, 1, {}, now);
+    EXPECT_TRUE(t.tick(now + milliseconds(50)).empty()) << ms;
+  }
+  EXPECT_EQ(state_of(t, 2), State::kAlive);
+}
+
+TEST(MemberTableTest, SuspectRecoversOnHeartbeat) {
+  MemberTable t = table(1);
+  t.merge(info(2), kT0);
+  for (int ms = 0; ms <= 1000; ms += 100) t.heartbeat(2, 1, {}, kT0 + milliseconds(ms));
+  const TimePoint late = kT0 + milliseconds(2000);
+  ASSERT_EQ(t.tick(late).size(), 1u);
+  EXPECT_EQ(state_of(t, 2), State::kSuspect);
+  auto ts = t.heartbeat(2, 1, {}, late + milliseconds(100));
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kSuspect, State::kAlive, 1}));
+  // Long past the suspect timeout, but it keeps beating: it stays alive.
+  for (int ms = 200; ms <= 2000; ms += 100) {
+    t.heartbeat(2, 1, {}, late + milliseconds(ms));
+    EXPECT_TRUE(t.tick(late + milliseconds(ms + 50)).empty()) << ms;
+  }
+}
+
+TEST(MemberTableTest, SuspicionFromGossipTimesOutForAMonitoredMember) {
+  MemberTable t = table(1);
+  t.merge(info(2), kT0);
+  t.heartbeat(2, 1, {}, kT0);
+  t.merge(info(2, 1, State::kSuspect), kT0 + milliseconds(100));
+  EXPECT_TRUE(t.tick(kT0 + milliseconds(550)).empty());
+  auto ts = t.tick(kT0 + milliseconds(600));
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0].to, State::kDead);
+}
+
+TEST(MemberTableTest, OnlyTheLocalGroupIsMonitored) {
+  MemberTable t = ring(1, 20, 4);  // group: 2, 3, 19, 20
+  for (int ms = 0; ms <= 5000; ms += 100) {
+    const TimePoint now = kT0 + milliseconds(ms);
+    for (std::uint32_t id : {2u, 3u, 19u, 20u}) t.heartbeat(id, 1, {}, now);
+    EXPECT_TRUE(t.tick(now).empty()) << ms;
+  }
+  EXPECT_FALSE(t.find(10)->monitored());
+  EXPECT_EQ(state_of(t, 10), State::kAlive);
+}
+
+TEST(MemberTableTest, MemberEnteringTheGroupIsJudgedFromThatMoment) {
+  MemberTable t = ring(1, 20, 2);  // group: 2, 20
+  EXPECT_FALSE(t.find(3)->monitored());
+  const TimePoint death = kT0 + milliseconds(5000);
+  t.merge(info(2, 1, State::kDead), death);  // 3 moves into our group now
+  EXPECT_TRUE(t.find(3)->monitored());
+  auto suspects_three = [](const std::vector<MemberTransition>& ts) {
+    return std::any_of(ts.begin(), ts.end(), [](const MemberTransition& tr) {
+      return tr.node_id == 3 && tr.to == State::kSuspect;
+    });
+  };
+  EXPECT_FALSE(suspects_three(t.tick(death + milliseconds(400))));
+  EXPECT_TRUE(suspects_three(t.tick(death + milliseconds(1000))));
+}
+
+// --- local group ---------------------------------------------------------------------------
+
+TEST(MemberTableTest, LocalGroupOnSmallRings) {
+  EXPECT_TRUE(ring(1, 1).local_group(8).empty());
+  EXPECT_EQ(ring(1, 2).local_group(8), (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(ring(3, 5).local_group(8), (std::vector<std::uint32_t>{1, 2, 4, 5}));
+  EXPECT_EQ(ring(3, 5).local_group(2), (std::vector<std::uint32_t>{2, 4}));
+  EXPECT_EQ(ring(1, 5).local_group(2), (std::vector<std::uint32_t>{2, 5}));
+}
+
+TEST(MemberTableTest, LocalGroupOnTwentyWrapsAroundTheRing) {
+  EXPECT_EQ(ring(10, 20).local_group(8), (std::vector<std::uint32_t>{6, 7, 8, 9, 11, 12, 13, 14}));
+  EXPECT_EQ(ring(1, 20).local_group(8), (std::vector<std::uint32_t>{2, 3, 4, 5, 17, 18, 19, 20}));
+  EXPECT_EQ(ring(19, 20).local_group(8), (std::vector<std::uint32_t>{1, 2, 3, 15, 16, 17, 18, 20}));
+  EXPECT_EQ(ring(5, 20).local_group(3), (std::vector<std::uint32_t>{3, 4, 6, 7}));  // odd rounds up
+}
+
+TEST(MemberTableTest, LocalGroupsAreSymmetricAndOverlap) {
+  const std::uint32_t n = 20;
+  std::vector<std::vector<std::uint32_t>> groups(n + 1);
+  for (std::uint32_t id = 1; id <= n; ++id) groups[id] = ring(id, n).local_group(8);
+  for (std::uint32_t a = 1; a <= n; ++a) {
+    EXPECT_EQ(groups[a].size(), 8u);
+    for (std::uint32_t b : groups[a]) {
+      EXPECT_TRUE(std::count(groups[b].begin(), groups[b].end(), a)) << a << " " << b;
+    }
+  }
+}
+
+TEST(MemberTableTest, LocalGroupSkipsDeadMembers) {
+  MemberTable t = ring(10, 20);
+  t.merge(info(11, 1, State::kDead), kT0);
+  t.merge(info(8, 1, State::kSuspect), kT0);  // suspects still count
+  EXPECT_EQ(t.local_group(8), (std::vector<std::uint32_t>{6, 7, 8, 9, 12, 13, 14, 15}));
+  MemberTable small = ring(1, 3);
+  small.merge(info(2, 1, State::kDead), kT0);
+  small.merge(info(3, 1, State::kDead), kT0);
+  EXPECT_TRUE(small.local_group(8).empty());
+}
+
+// --- gossip --------------------------------------------------------------------------------
+
+TEST(MemberTableTest, GossipAlwaysLeadsWithSelfAndRespectsMax) {
+  MemberTable t = ring(1, 20);
+  EXPECT_TRUE(t.gossip(0).empty());
+  for (int round = 0; round < 30; ++round) {
+    auto g = t.gossip(5);
+    ASSERT_EQ(g.size(), 5u);
+    EXPECT_EQ(g[0], t.self());
+    std::set<std::uint32_t> ids;
+    for (const auto& m : g) ids.insert(m.node_id);
+    EXPECT_EQ(ids.size(), g.size()) << "no entry twice in one heartbeat";
+  }
+  EXPECT_EQ(ring(1, 1).gossip(5).size(), 1u);
+}
+
+TEST(MemberTableTest, GossipSendsRecentChangesFirstForAFewRounds) {
+  MemberTable t = ring(1, 20);
+  for (int i = 0; i < 100; ++i) t.gossip(4);  // age out the joins
+  t.merge(info(13, 1, State::kSuspect), kT0);
+  t.merge(info(1, 1, State::kSuspect), kT0);  // refuted: self carries incarnation 2
+  const int rounds = 5 + 2;                   // ceil(log2(20 + 1)) + 2
+  for (int r = 0; r < rounds; ++r) {
+    auto g = t.gossip(3);
+    ASSERT_EQ(g.size(), 3u);
+    EXPECT_EQ(g[0].incarnation, 2u);
+    EXPECT_EQ(g[1], info(13, 1, State::kSuspect)) << "round " << r;
+  }
+  int still_first = 0;
+  for (int r = 0; r < 8; ++r) still_first += t.gossip(3)[1].node_id == 13;
+  EXPECT_LE(still_first, 1);  // back in the rotation only
+}
+
+TEST(MemberTableTest, GossipEventuallyCoversEveryone) {
+  MemberTable t = ring(7, 50);
+  for (int i = 0; i < 200; ++i) t.gossip(6);  // age out the joins
+  std::set<std::uint32_t> seen;
+  for (int round = 0; round < 10; ++round) {  // 49 others, 5 per round
+    for (const auto& m : t.gossip(6)) seen.insert(m.node_id);
+  }
+  EXPECT_EQ(seen.size(), 50u);
+}
+
+// --- bookkeeping ---------------------------------------------------------------------------
+
+TEST(MemberTableTest, MembersIncludeSelfInIdOrder) {
+  MemberTable t = table(5);
+  t.merge(info(9), kT0);
+  t.merge(info(2), kT0);
+  LoadIndex load;
+  load.capacity = 3.5;
+  t.set_self_load(load);
+  auto all = t.members();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].info.node_id, 2u);
+  EXPECT_EQ(all[1].info.node_id, 5u);
+  EXPECT_EQ(all[1].load.capacity, 3.5);
+  EXPECT_EQ(all[2].info.node_id, 9u);
+  EXPECT_EQ(t.find(5)->info, t.self());
+}
+
+}  // namespace
+}  // namespace drift

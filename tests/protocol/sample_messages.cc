@@ -1,0 +1,106 @@
+#include "tests/protocol/sample_messages.h"
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+#include "protocol/frame.h"
+
+namespace drift::test {
+namespace {
+
+Nonce counting_bytes(std::uint8_t start) {
+  Nonce n{};
+  for (std::size_t i = 0; i < n.size(); ++i) n[i] = static_cast<std::uint8_t>(start + 7 * i);
+  return n;
+}
+
+JobSpec heat_spec() {
+  return JobSpec{"heat2d", 16, 1000, {{"nx", "4096"}, {"ny", "2048"}, {"alpha", "0.25"}}};
+}
+
+LoadIndex load(OwnerState owner, double task_load) {
+  return LoadIndex{task_load, 0.125, 1.5e6, 0.75, 8589934592ULL, owner, 12};
+}
+
+MemberInfo member(std::uint32_t id, MemberState state) {
+  return MemberInfo{id, 0x0123456789abcdefULL + id, "pc-" + std::to_string(id) + "-zürich",
+                    "10.0.0." + std::to_string(id) + ":7400", state};
+}
+
+Hello hello_node() {
+  return Hello{"physics-lab",    kProtocolVersion, PeerRole::kNode,    7,
+               1700000000123ULL, "pc-07",          "192.168.1.7:7400", counting_bytes(0xa0)};
+}
+
+Hello hello_client() {
+  return Hello{"", kProtocolVersion, PeerRole::kClient, 0, 0, "driftctl", "", counting_bytes(3)};
+}
+
+Heartbeat heartbeat() {
+  return Heartbeat{7,
+                   42,
+                   123456789,
+                   load(OwnerState::kDraining, 3.25),
+                   {member(1, MemberState::kAlive), member(2, MemberState::kSuspect),
+                    member(3, MemberState::kDead)}};
+}
+
+TaskMessage task_message() {
+  return TaskMessage{{9, 3}, {9, 4}, 17, 0xdeadbeef, {0x00, 0xff, 0x80, 0x7f, 0xc3, 0xa9, 0x01}};
+}
+
+StatusReply status_reply() {
+  return StatusReply{7,
+                     {{member(7, MemberState::kAlive), load(OwnerState::kAvailable, -0.0)},
+                      {member(8, MemberState::kSuspect), load(OwnerState::kSuspended, 1e-300)},
+                      {member(9, MemberState::kDead), load(OwnerState::kReclaimed, 1e300)}}};
+}
+
+std::vector<SampleMessage> build() {
+  constexpr double kMin = std::numeric_limits<double>::denorm_min();
+  return {
+      {"hello_node", hello_node()},
+      {"hello_client", hello_client()},
+      {"hello_auth", HelloAuth{counting_bytes(0xf0)}},
+      {"heartbeat", heartbeat()},
+      {"task_message", task_message()},
+      {"create_tasks", CreateTasks{9, 7, heat_spec(), {7, 7, 8, 9}, {0, 1}}},
+      {"tasks_created_ok", TasksCreated{9, 8, true, ""}},
+      {"tasks_created_failed", TasksCreated{9, 8, false, "unknown app 'héat3d'"}},
+      {"start_job", StartJob{0xfedcba9876543210ULL}},
+      {"reduction_contribution", ReductionContribution{9, 3, 250, {-2.5, 0.1, kMin, -1e-7}}},
+      {"reduction_result",
+       ReductionResult{9, 250, {3.141592653589793, -0.0, -1.7976931348623157e308}}},
+      {"task_finished", TaskFinished{9, 3, {0xef, 0xbb, 0xbf, 0x00, 0x10}}},
+      {"job_end", JobEnd{9, true, "node 8 died twice"}},
+      {"status_request", StatusRequest{0}},
+      {"status_reply", status_reply()},
+      {"run_request", RunRequest{heat_spec()}},
+      {"job_progress", JobProgress{9, 250, 1000, {0.5, -12.75}}},
+      {"job_result", JobResult{9,
+                               "heat2d",
+                               "sha256:9f86d081",
+                               1000,
+                               16,
+                               12.345,
+                               {{"efficiency", "0.93"}, {"migrations", "4"}, {"\xce\xb1", "β"}}}},
+      {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
+  };
+}
+
+}  // namespace
+
+const std::vector<SampleMessage>& sample_messages() {
+  static const std::vector<SampleMessage> samples = build();
+  return samples;
+}
+
+const WireMessage& sample_message(std::string_view name) {
+  for (const SampleMessage& s : sample_messages()) {
+    if (s.name == name) return s.message;
+  }
+  throw std::out_of_range("no sample message named " + std::string(name));
+}
+
+}  // namespace drift::test

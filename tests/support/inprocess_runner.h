@@ -1,0 +1,52 @@
+// Runs a whole job of any Application in one thread, without daemons: the runtime's semantics
+// (DESIGN.md §6) with the network replaced by queues, for tests. Pending events (a task's start,
+// the head message of each channel, a task's next reduction result) are delivered in a
+// pseudo-random order drawn from `seed`, respecting per-channel order, so tests see arbitrary
+// interleavings. Reductions combine contributions in task-index order with the app's
+// reduction_ops(), then go to every unfinished task. Optionally, after each handler a random
+// task is saved with save_state and replaced by a fresh create_task() restored with load_state
+// (emulated migration), which catches state missing from serialize().
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "node/application.h"
+#include "protocol/status.h"
+#include "protocol/wire_types.h"
+
+namespace drift::test_support {
+
+struct InProcessOptions {
+  std::uint64_t seed = 1;                    // delivery order and migration choices
+  double migrate_probability = 0;            // chance, after each handler, to migrate a random task
+  bool restart_after_restore = true;         // call start() on a restored task (Task API contract)
+  bool check_state_round_trip = true;        // restored task must save the very same bytes
+  bool deliver_before_start = false;         // let messages reach a task before its start() ran
+  std::uint64_t max_handlers = 100'000'000;  // a livelock guard
+  std::uint64_t job_id = 1;
+};
+
+struct InProcessStats {
+  std::uint64_t handlers = 0;  // start + receive + reduced calls
+  std::uint64_t messages = 0;  // sent
+  std::uint64_t dropped = 0;   // sent to a task that had already finished
+  std::uint64_t reductions = 0;
+  std::uint64_t migrations = 0;
+  std::uint64_t state_bytes = 0;  // total serialized by migrations
+};
+
+// Combines one step's contributions (contributions[i] from task i) in task-index order:
+// acc = contributions[0]; acc = op(acc, contributions[i]) for i = 1, 2, ...
+Result<std::vector<double>> combine_contributions(
+    const std::vector<ReduceOp>& ops, const std::vector<std::vector<double>>& contributions);
+
+// Validates spec with app.validate, runs the job to completion and returns app.combine's
+// outcome. Errors: invalid spec, create_task returning null, a handler throwing, sends to unknown
+// tasks, bad or duplicate contributions, double finish, state that fails to restore, a deadlock
+// (nothing left to deliver while tasks are unfinished), or more than max_handlers handlers.
+Result<JobOutcome> run_in_process(const Application& app, JobSpec spec,
+                                  const InProcessOptions& options = {},
+                                  InProcessStats* stats = nullptr);
+
+}  // namespace drift::test_support
