@@ -30,6 +30,17 @@ enum class MsgType : std::uint16_t {
   kReductionResult = 34,
   kTaskFinished = 35,
   kJobEnd = 36,
+  // migration and location (DESIGN.md §7)
+  kMigrationOffer = 40,
+  kMigrationAnswer = 41,
+  kMigrationChunk = 42,
+  kMigrationDone = 43,
+  kLocationUpdate = 44,
+  kLocationQuery = 45,
+  kMigrateCommand = 46,
+  kMigrationReport = 47,
+  kTaskListRequest = 48,
+  kTaskListReply = 49,
   // client (driftctl) <-> daemon
   kStatusRequest = 50,
   kStatusReply = 51,
@@ -37,6 +48,9 @@ enum class MsgType : std::uint16_t {
   kJobProgress = 53,
   kJobResult = 54,
   kJobFailed = 55,
+  kMigrateRequest = 56,
+  kTasksRequest = 57,
+  kTasksReply = 58,
 };
 
 enum class PeerRole : std::uint8_t { kNode = 0, kClient = 1 };
@@ -84,12 +98,13 @@ struct Heartbeat {
   std::uint64_t incarnation = 0;
   std::uint64_t sequence = 0;
   LoadIndex load;
+  NodeCounters counters;
   std::vector<MemberInfo> gossip;  // a bounded rotating slice of the sender's member table
 
   friend bool operator==(const Heartbeat&, const Heartbeat&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(from, incarnation, sequence, load, gossip);
+    ar(from, incarnation, sequence, load, counters, gossip);
   }
 };
 
@@ -167,16 +182,19 @@ struct ReductionContribution {
   }
 };
 
+// Root -> a node: the combined values of `step`, for the listed tasks, which the root believes
+// live there; a node routes each on (DESIGN.md §7) if the task has moved.
 struct ReductionResult {
   static constexpr MsgType kType = MsgType::kReductionResult;
   std::uint64_t job = 0;
   std::uint64_t step = 0;
   std::vector<double> values;
+  std::vector<std::uint32_t> tasks;
 
   friend bool operator==(const ReductionResult&, const ReductionResult&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job, step, values);
+    ar(job, step, values, tasks);
   }
 };
 
@@ -209,6 +227,173 @@ struct JobEnd {
   }
 };
 
+// Source -> destination: may I send you this task's state? `epoch` counts the task's moves.
+struct MigrationOffer {
+  static constexpr MsgType kType = MsgType::kMigrationOffer;
+  TaskId task;
+  std::uint64_t epoch = 0;
+  std::uint32_t root = 0;
+  JobSpec spec;
+  std::uint64_t state_bytes = 0;
+  std::uint32_t chunks = 0;
+
+  friend bool operator==(const MigrationOffer&, const MigrationOffer&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, epoch, root, spec, state_bytes, chunks);
+  }
+};
+
+struct MigrationAnswer {
+  static constexpr MsgType kType = MsgType::kMigrationAnswer;
+  TaskId task;
+  std::uint64_t epoch = 0;
+  bool accepted = false;
+  std::string reason;
+
+  friend bool operator==(const MigrationAnswer&, const MigrationAnswer&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, epoch);
+    wire_bool(ar, accepted);
+    ar(reason);
+  }
+};
+
+// One piece (about 1 MiB) of a task's state, sent behind small messages on the connection.
+struct MigrationChunk {
+  static constexpr MsgType kType = MsgType::kMigrationChunk;
+  TaskId task;
+  std::uint64_t epoch = 0;
+  std::uint32_t index = 0;
+  std::vector<std::uint8_t> bytes;
+
+  friend bool operator==(const MigrationChunk&, const MigrationChunk&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, epoch, index, bytes);
+  }
+};
+
+// Destination -> source: the task is installed and running here (ok), or could not be (the
+// source resumes it).
+struct MigrationDone {
+  static constexpr MsgType kType = MsgType::kMigrationDone;
+  TaskId task;
+  std::uint64_t epoch = 0;
+  bool ok = false;
+  std::string reason;
+
+  friend bool operator==(const MigrationDone&, const MigrationDone&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, epoch);
+    wire_bool(ar, ok);
+    ar(reason);
+  }
+};
+
+// The task lives on `node` since its move number `epoch`; a newer epoch always wins.
+struct LocationUpdate {
+  static constexpr MsgType kType = MsgType::kLocationUpdate;
+  TaskId task;
+  std::uint32_t node = 0;
+  std::uint64_t epoch = 0;
+
+  friend bool operator==(const LocationUpdate&, const LocationUpdate&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, node, epoch);
+  }
+};
+
+// To the task's home (the job's root): where is it? Answered with a LocationUpdate.
+struct LocationQuery {
+  static constexpr MsgType kType = MsgType::kLocationQuery;
+  TaskId task;
+
+  friend bool operator==(const LocationQuery&, const LocationQuery&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task);
+  }
+};
+
+// Move `task` to `dest`; relayed via the home to the node holding the task. The outcome goes
+// back to `origin` as a MigrationReport tagged with `request`.
+struct MigrateCommand {
+  static constexpr MsgType kType = MsgType::kMigrateCommand;
+  std::uint64_t request = 0;
+  std::uint32_t origin = 0;
+  TaskId task;
+  std::uint32_t dest = 0;
+
+  friend bool operator==(const MigrateCommand&, const MigrateCommand&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(request, origin, task, dest);
+  }
+};
+
+struct MigrationReport {
+  static constexpr MsgType kType = MsgType::kMigrationReport;
+  std::uint64_t request = 0;
+  TaskId task;
+  bool ok = false;
+  std::string reason;
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+  std::uint64_t state_bytes = 0;
+  double seconds = 0;  // freeze to resumed at the destination
+
+  friend bool operator==(const MigrationReport&, const MigrationReport&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(request, task);
+    wire_bool(ar, ok);
+    ar(reason, from, to, state_bytes, seconds);
+  }
+};
+
+// One task as its host sees it, or (node == 0) only the messages a node forwarded for it.
+struct TaskInfo {
+  TaskId task;
+  std::uint32_t node = 0;
+  std::uint64_t epoch = 0;
+  double load = 0;
+  std::uint64_t forwarded = 0;
+
+  friend bool operator==(const TaskInfo&, const TaskInfo&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, node, epoch, load, forwarded);
+  }
+};
+
+struct TaskListRequest {
+  static constexpr MsgType kType = MsgType::kTaskListRequest;
+  std::uint64_t request = 0;
+
+  friend bool operator==(const TaskListRequest&, const TaskListRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(request);
+  }
+};
+
+struct TaskListReply {
+  static constexpr MsgType kType = MsgType::kTaskListReply;
+  std::uint64_t request = 0;
+  std::uint32_t node = 0;
+  std::vector<TaskInfo> tasks;
+
+  friend bool operator==(const TaskListReply&, const TaskListReply&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(request, node, tasks);
+  }
+};
+
 struct StatusRequest {
   static constexpr MsgType kType = MsgType::kStatusRequest;
   std::uint32_t flags = 0;  // reserved, 0
@@ -223,11 +408,12 @@ struct StatusRequest {
 struct NodeStatus {
   MemberInfo member;
   LoadIndex load;
+  NodeCounters counters;
 
   friend bool operator==(const NodeStatus&, const NodeStatus&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(member, load);
+    ar(member, load, counters);
   }
 };
 
@@ -297,10 +483,49 @@ struct JobFailed {
   }
 };
 
+// Client -> any daemon: move a task (answered with a MigrationReport).
+struct MigrateRequest {
+  static constexpr MsgType kType = MsgType::kMigrateRequest;
+  TaskId task;
+  std::uint32_t dest = 0;
+
+  friend bool operator==(const MigrateRequest&, const MigrateRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, dest);
+  }
+};
+
+struct TasksRequest {
+  static constexpr MsgType kType = MsgType::kTasksRequest;
+  std::uint32_t flags = 0;  // reserved, 0
+
+  friend bool operator==(const TasksRequest&, const TasksRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(flags);
+  }
+};
+
+// Every task of every running job, with the messages forwarded for it summed over all nodes.
+struct TasksReply {
+  static constexpr MsgType kType = MsgType::kTasksReply;
+  std::vector<TaskInfo> tasks;
+
+  friend bool operator==(const TasksReply&, const TasksReply&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(tasks);
+  }
+};
+
 using WireMessage =
     std::variant<Hello, HelloAuth, Heartbeat, TaskMessage, CreateTasks, TasksCreated, StartJob,
-                 ReductionContribution, ReductionResult, TaskFinished, JobEnd, StatusRequest,
-                 StatusReply, RunRequest, JobProgress, JobResult, JobFailed>;
+                 ReductionContribution, ReductionResult, TaskFinished, JobEnd, MigrationOffer,
+                 MigrationAnswer, MigrationChunk, MigrationDone, LocationUpdate, LocationQuery,
+                 MigrateCommand, MigrationReport, TaskListRequest, TaskListReply, StatusRequest,
+                 StatusReply, RunRequest, JobProgress, JobResult, JobFailed, MigrateRequest,
+                 TasksRequest, TasksReply>;
 
 const char* to_string(MsgType t);
 

@@ -67,6 +67,32 @@ const char* to_string(MsgType t) {
       return "JobResult";
     case MsgType::kJobFailed:
       return "JobFailed";
+    case MsgType::kMigrationOffer:
+      return "MigrationOffer";
+    case MsgType::kMigrationAnswer:
+      return "MigrationAnswer";
+    case MsgType::kMigrationChunk:
+      return "MigrationChunk";
+    case MsgType::kMigrationDone:
+      return "MigrationDone";
+    case MsgType::kLocationUpdate:
+      return "LocationUpdate";
+    case MsgType::kLocationQuery:
+      return "LocationQuery";
+    case MsgType::kMigrateCommand:
+      return "MigrateCommand";
+    case MsgType::kMigrationReport:
+      return "MigrationReport";
+    case MsgType::kTaskListRequest:
+      return "TaskListRequest";
+    case MsgType::kTaskListReply:
+      return "TaskListReply";
+    case MsgType::kMigrateRequest:
+      return "MigrateRequest";
+    case MsgType::kTasksRequest:
+      return "TasksRequest";
+    case MsgType::kTasksReply:
+      return "TasksReply";
   }
   return "unknown message type";
 }

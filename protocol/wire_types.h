@@ -31,11 +31,13 @@ struct JobSpec {
   std::uint32_t tasks = 0;
   std::uint64_t steps = 0;
   std::map<std::string, std::string> params;
+  // Options for drift itself, not the application (e.g. "chaos_migrations").
+  std::map<std::string, std::string> runtime;
 
   friend bool operator==(const JobSpec&, const JobSpec&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(app, tasks, steps, params);
+    ar(app, tasks, steps, params, runtime);
   }
 };
 
@@ -68,6 +70,21 @@ struct LoadIndex {
     ar(task_load, utilization, capacity, load_average, free_memory_bytes);
     wire_enum<kOwnerStateMax>(ar, owner);
     ar(task_count);
+  }
+};
+
+// What a node has done for migration and location since it started (driftctl status).
+struct NodeCounters {
+  std::uint64_t migrations_out = 0;
+  std::uint64_t migrations_in = 0;
+  std::uint64_t bytes_moved = 0;  // task state sent
+  std::uint64_t messages_forwarded = 0;
+  std::uint64_t location_updates = 0;  // sent to other nodes
+
+  friend bool operator==(const NodeCounters&, const NodeCounters&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(migrations_out, migrations_in, bytes_moved, messages_forwarded, location_updates);
   }
 };
 

@@ -108,10 +108,11 @@ TEST(Malformed, DoubleVectorLengthBeyondRemaining) {
 }
 
 TEST(Malformed, StructVectorAndMapLengthsBeyondRemaining) {
-  Body hb = golden_body("heartbeat");  // gossip length follows flag, from, inc, seq, load
-  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 45, 1ULL << 62);
+  // gossip length follows flag, from, inc, seq, load (45 bytes), counters (40 bytes)
+  Body hb = golden_body("heartbeat");
+  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 45 + 40, 1ULL << 62);
   EXPECT_THAT(decode_error(hb), StartsWith("bad Heartbeat body: length 4611686018427387904 at "
-                                           "offset 66 exceeds the"));
+                                           "offset 106 exceeds the"));
   Body jr = golden_body("job_result");
   const std::size_t details = jr.bytes.size() - 8 - 3 * 16 - (10 + 4) - (10 + 1) - (2 + 2);
   put_u64(jr.bytes, details, 1ULL << 33);

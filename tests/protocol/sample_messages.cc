@@ -16,7 +16,11 @@ Nonce counting_bytes(std::uint8_t start) {
 }
 
 JobSpec heat_spec() {
-  return JobSpec{"heat2d", 16, 1000, {{"nx", "4096"}, {"ny", "2048"}, {"alpha", "0.25"}}};
+  return JobSpec{"heat2d",
+                 16,
+                 1000,
+                 {{"nx", "4096"}, {"ny", "2048"}, {"alpha", "0.25"}},
+                 {{"chaos_migrations", "1"}}};
 }
 
 LoadIndex load(OwnerState owner, double task_load) {
@@ -42,6 +46,7 @@ Heartbeat heartbeat() {
                    42,
                    123456789,
                    load(OwnerState::kDraining, 3.25),
+                   NodeCounters{1, 2, 3ULL << 33, 4, 5},
                    {member(1, MemberState::kAlive), member(2, MemberState::kSuspect),
                     member(3, MemberState::kDead)}};
 }
@@ -52,9 +57,11 @@ TaskMessage task_message() {
 
 StatusReply status_reply() {
   return StatusReply{7,
-                     {{member(7, MemberState::kAlive), load(OwnerState::kAvailable, -0.0)},
-                      {member(8, MemberState::kSuspect), load(OwnerState::kSuspended, 1e-300)},
-                      {member(9, MemberState::kDead), load(OwnerState::kReclaimed, 1e300)}}};
+                     {{member(7, MemberState::kAlive), load(OwnerState::kAvailable, -0.0), NodeCounters{}},
+                      {member(8, MemberState::kSuspect), load(OwnerState::kSuspended, 1e-300),
+                       NodeCounters{9, 8, 7, 6, 5}},
+                      {member(9, MemberState::kDead), load(OwnerState::kReclaimed, 1e300),
+                       NodeCounters{0, 0, ~0ULL, 1, 0}}}};
 }
 
 std::vector<SampleMessage> build() {
@@ -71,7 +78,22 @@ std::vector<SampleMessage> build() {
       {"start_job", StartJob{0xfedcba9876543210ULL}},
       {"reduction_contribution", ReductionContribution{9, 3, 250, {-2.5, 0.1, kMin, -1e-7}}},
       {"reduction_result",
-       ReductionResult{9, 250, {3.141592653589793, -0.0, -1.7976931348623157e308}}},
+       ReductionResult{9, 250, {3.141592653589793, -0.0, -1.7976931348623157e308}, {0, 5, 9}}},
+      {"migration_offer", MigrationOffer{{9, 3}, 2, 7, heat_spec(), 67108864, 64}},
+      {"migration_answer_yes", MigrationAnswer{{9, 3}, 2, true, ""}},
+      {"migration_answer_no", MigrationAnswer{{9, 3}, 2, false, "only 12 MiB free, 64 MiB asked"}},
+      {"migration_chunk", MigrationChunk{{9, 3}, 2, 63, {0x01, 0x00, 0xfe, 0x80}}},
+      {"migration_done", MigrationDone{{9, 3}, 2, true, ""}},
+      {"location_update", LocationUpdate{{9, 3}, 8, 2}},
+      {"location_query", LocationQuery{{9, 0xffffffffu}}},
+      {"migrate_command", MigrateCommand{77, 1, {9, 3}, 8}},
+      {"migration_report", MigrationReport{77, {9, 3}, false, "node 8 refused", 7, 8, 1024, 0.25}},
+      {"task_list_request", TaskListRequest{78}},
+      {"task_list_reply", TaskListReply{78, 8, {TaskInfo{{9, 3}, 8, 2, 1.5, 0},
+                                               TaskInfo{{9, 4}, 0, 0, 0, 12}}}},
+      {"migrate_request", MigrateRequest{{9, 3}, 8}},
+      {"tasks_request", TasksRequest{0}},
+      {"tasks_reply", TasksReply{{TaskInfo{{9, 3}, 8, 2, 1.5, 3}}}},
       {"task_finished", TaskFinished{9, 3, {0xef, 0xbb, 0xbf, 0x00, 0x10}}},
       {"job_end", JobEnd{9, true, "node 8 died twice"}},
       {"status_request", StatusRequest{0}},
