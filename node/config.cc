@@ -51,6 +51,13 @@ std::vector<KeySpec> key_specs() {
       {"node.data_dir", "DIR", "directory for checkpoints and state" + dflt(d.data_dir)},
       {"node.workers", "N", "task worker threads, 0 = one per core" + dflt("0")},
       {"node.capacity", "X", "load per second this machine processes, 0 = measure" + dflt("0")},
+      {"node.accept_tasks", "BOOL", "take migrating tasks from other nodes" + dflt("true")},
+      {"node.memory_limit", "BYTES",
+       "incoming task state accepted, 0 = half the free memory" + dflt("0")},
+      {"migration.chunk_bytes", "BYTES",
+       "task state is sent in chunks of this size" + dflt(std::to_string(d.chunk_bytes))},
+      {"migration.pointer_ttl_ms", "MS",
+       "forwarding pointers unused this long are dropped" + dflt(ms(d.pointer_ttl))},
       {"cluster.name", "NAME", "cluster name; peers must match" + dflt(d.cluster_name)},
       {"cluster.secret_file", "FILE", "file holding the shared secret, >= 16 bytes (required)"},
       {"cluster.seeds", "HOST:PORT,...", "nodes to join through; may repeat" + dflt("none")},
@@ -454,6 +461,7 @@ Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
   Applier a(src, c);
+  std::string accept = "true";
   a.require("node.id").require("cluster.secret_file");
   a.whole("node.id", 1, kMaxU32, c.node_id)
       .text("node.name", false, c.name)
@@ -462,6 +470,10 @@ Status apply(const Sources& src, NodeConfig& c) {
       .path("node.data_dir", false, c.data_dir)
       .whole("node.workers", 0, 1024, c.workers)
       .real("node.capacity", 0, true, c.capacity)
+      .one_of("node.accept_tasks", {"true", "false"}, accept)
+      .whole("node.memory_limit", 0, std::uint64_t{1} << 62, c.memory_limit)
+      .whole("migration.chunk_bytes", 4096, 64u << 20, c.chunk_bytes)
+      .millis("migration.pointer_ttl_ms", 1, 3'600'000, c.pointer_ttl)
       .text("cluster.name", false, c.cluster_name)
       .path("cluster.secret_file", false, c.secret_file)
       .secret("cluster.secret_file", c.secret)
@@ -478,7 +490,11 @@ Status apply(const Sources& src, NodeConfig& c) {
   a.check(c.reconnect_max >= c.reconnect_min, "net.reconnect_max_ms",
           "must be >= net.reconnect_min_ms (" + ms(c.reconnect_min) + ")")
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)
-      .path("log.file", true, c.log_file);
+      .path("log.file", true, c.log_file)
+      .check(c.chunk_bytes + 1024 <= c.max_frame_bytes, "migration.chunk_bytes",
+             "must leave 1024 bytes of room below net.max_frame_bytes (" +
+                 std::to_string(c.max_frame_bytes) + ")");
+  c.accept_tasks = accept == "true";
   if (c.name.empty()) c.name = host_name();
   return a.status();
 }

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "node/machine_stats.h"
+#include "protocol/archives.h"
 #include "protocol/codec.h"
 
 namespace drift {
@@ -77,7 +78,15 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
                   MembershipService::Params{config_.heartbeat_interval, config_.group_size, 8},
                   [this] { return load_index(); }),
       host_(io_, pool_, apps_, [this](HandlerEffects&& e) { on_effects(std::move(e)); }),
-      coordinator_(*this, apps_, [this] { return candidates(); }) {}
+      router_(*this, host_, locations_, pointers_, counters_),
+      migration_(*this, host_, router_, locations_, pointers_, counters_, apps_,
+                 MigrationService::Params{config_.chunk_bytes, config_.accept_tasks,
+                                          config_.memory_limit},
+                 [this](std::uint32_t id) { return membership_.is_alive(id); },
+                 [] { return read_available_memory(); }),
+      coordinator_(*this, apps_, locations_, [this] { return candidates(); }),
+      task_lists_(io_),
+      sweep_timer_(io_) {}
 
 Daemon::~Daemon() {
   pool_.stop();
@@ -98,6 +107,7 @@ Status Daemon::start() {
     if (c->peer().role == PeerRole::kClient) coordinator_.on_client_closed(c);
   });
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
+  membership_.report_counters([this] { return counters_; });
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (!ec) {
       spdlog::info("signal {}: shutting down", sig);
@@ -105,6 +115,7 @@ Status Daemon::start() {
     }
   });
   membership_.start(config_.seeds);
+  sweep();
   spdlog::info("driftd node {} '{}' listening on {}, cluster '{}', incarnation {}, capacity "
                "{:.3g}, {} workers",
                config_.node_id, config_.name, at.to_string(), config_.cluster_name, incarnation_,
@@ -119,6 +130,7 @@ void Daemon::stop() {
     if (stopping_) return;
     stopping_ = true;
     membership_.stop();
+    sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();
     for (std::uint64_t job : host_.jobs()) host_.end(job);
@@ -127,6 +139,14 @@ void Daemon::stop() {
 }
 
 void Daemon::send_to_node(std::uint32_t node_id, WireMessage msg) {
+  send(node_id, std::move(msg), false);
+}
+
+void Daemon::send_bulk_to_node(std::uint32_t node_id, WireMessage msg) {
+  send(node_id, std::move(msg), true);
+}
+
+void Daemon::send(std::uint32_t node_id, WireMessage msg, bool bulk) {
   if (node_id == config_.node_id) {
     asio::post(io_, [this, msg = std::move(msg)]() mutable {
       on_node_message(config_.node_id, std::move(msg));
@@ -143,7 +163,17 @@ void Daemon::send_to_node(std::uint32_t node_id, WireMessage msg) {
     spdlog::warn("no address for node {}; dropped a {}", node_id, to_string(type_of(msg)));
     return;
   }
-  transport_.send(node_id, *address, msg);
+  transport_.send(node_id, *address, std::make_shared<const std::vector<std::uint8_t>>(encode(msg)),
+                  bulk);
+}
+
+// Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers.
+void Daemon::sweep() {
+  router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
+  sweep_timer_.expires_after(std::chrono::seconds(1));
+  sweep_timer_.async_wait([this](std::error_code ec) {
+    if (!ec && !stopping_) sweep();
+  });
 }
 
 // A node that restarted gets a new incarnation; traffic of the old one is dropped.
@@ -169,18 +199,38 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, Heartbeat>) {
+          peer_counters_[m.from] = m.counters;
           membership_.on_heartbeat(m);
         } else if constexpr (std::is_same_v<T, TaskMessage>) {
-          route(std::move(m));
+          router_.route(std::move(m), from);
         } else if constexpr (std::is_same_v<T, CreateTasks>) {
           on_create(m);
         } else if constexpr (std::is_same_v<T, StartJob>) {
           host_.start(m.job);
         } else if constexpr (std::is_same_v<T, ReductionResult>) {
-          host_.reduced(m);
+          on_reduction(m, from);
         } else if constexpr (std::is_same_v<T, JobEnd>) {
-          host_.end(m.job);
-          locations_.drop_job(m.job);
+          on_job_end(m.job);
+        } else if constexpr (std::is_same_v<T, MigrationOffer>) {
+          migration_.on_offer(m, from);
+        } else if constexpr (std::is_same_v<T, MigrationAnswer>) {
+          migration_.on_answer(m, from);
+        } else if constexpr (std::is_same_v<T, MigrationChunk>) {
+          migration_.on_chunk(m, from);
+        } else if constexpr (std::is_same_v<T, MigrationDone>) {
+          migration_.on_done(m, from);
+        } else if constexpr (std::is_same_v<T, LocationUpdate>) {
+          on_location_update(m);
+        } else if constexpr (std::is_same_v<T, LocationQuery>) {
+          router_.on_location_query(m, from);
+        } else if constexpr (std::is_same_v<T, MigrateCommand>) {
+          migration_.on_command(m);
+        } else if constexpr (std::is_same_v<T, MigrationReport>) {
+          on_migration_report(m);
+        } else if constexpr (std::is_same_v<T, TaskListRequest>) {
+          send_to_node(from, task_list(m.request));
+        } else if constexpr (std::is_same_v<T, TaskListReply>) {
+          task_lists_.on_reply(m);
         } else if constexpr (std::is_same_v<T, TasksCreated>) {
           coordinator_.on_tasks_created(m);
         } else if constexpr (std::is_same_v<T, ReductionContribution>) {
@@ -202,6 +252,10 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     conn->send(status());
   } else if (auto* run = std::get_if<RunRequest>(&msg)) {
     coordinator_.submit(std::move(*run), conn);
+  } else if (auto* migrate = std::get_if<MigrateRequest>(&msg)) {
+    on_migrate_request(conn, *migrate);
+  } else if (std::holds_alternative<TasksRequest>(msg)) {
+    on_tasks_request(conn);
   } else {
     conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));
   }
@@ -213,21 +267,62 @@ void Daemon::on_create(const CreateTasks& req) {
   send_to_node(req.root, TasksCreated{req.job, config_.node_id, st.is_ok(), st.message()});
 }
 
-void Daemon::route(TaskMessage&& msg) {
-  TaskId to = msg.to;
-  if (host_.deliver(std::move(msg))) return;
-  auto node = locations_.node_of(to);
-  if (!node || *node == config_.node_id) {
-    spdlog::warn("dropped a message for task {:x}:{}, which does not live here", to.job,
-                 to.index);
-    return;
+// The root's reduction for the tasks it believes live here; tasks that moved are routed on.
+void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
+  auto values = std::make_shared<const std::vector<std::uint8_t>>(encode_portable(r.values));
+  for (std::uint32_t index : r.tasks) {
+    router_.route(reduction_message(TaskId{r.job, index}, r.step, values), from);
   }
-  send_to_node(*node, std::move(msg));
+}
+
+void Daemon::on_location_update(const LocationUpdate& u) {
+  router_.on_location_update(u);
+  if (home_of(u.task.job) == config_.node_id) coordinator_.on_task_moved(u.task, u.node);
+}
+
+void Daemon::on_job_end(std::uint64_t job) {
+  host_.end(job);
+  router_.drop_job(job);
+}
+
+void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {
+  std::uint64_t id = (std::uint64_t{config_.node_id} << 32) | ++next_request_;
+  migrate_requests_[id] = conn;
+  send_to_node(home_of(req.task.job), MigrateCommand{id, config_.node_id, req.task, req.dest});
+}
+
+void Daemon::on_migration_report(const MigrationReport& report) {
+  auto it = migrate_requests_.find(report.request);
+  if (it == migrate_requests_.end()) return;
+  if (it->second && !it->second->closed()) it->second->send(report);
+  migrate_requests_.erase(it);
+}
+
+void Daemon::on_tasks_request(const ConnectionPtr& conn) {
+  std::set<std::uint32_t> nodes;
+  for (const Member& m : membership_.members()) {
+    if (m.info.state != MemberState::kDead) nodes.insert(m.info.node_id);
+  }
+  std::uint64_t id = task_lists_.begin(conn, nodes);
+  for (std::uint32_t node : nodes) send_to_node(node, TaskListRequest{id});
+}
+
+TaskListReply Daemon::task_list(std::uint64_t request) const {
+  TaskListReply reply;
+  reply.request = request;
+  reply.node = config_.node_id;
+  for (TaskId t : host_.tasks()) {
+    reply.tasks.push_back(TaskInfo{t, config_.node_id, host_.epoch(t), host_.task_load(t), 0});
+  }
+  for (const auto& [task, pointer] : pointers_.all()) {
+    reply.tasks.push_back(TaskInfo{task, 0, 0, 0, pointer.forwarded});
+  }
+  return reply;
 }
 
 void Daemon::on_effects(HandlerEffects&& effects) {
   const std::uint32_t root = effects.job->root;
-  for (auto& m : effects.sends) route(std::move(m));
+  for (auto& m : effects.sends) router_.route(std::move(m), config_.node_id);
   for (auto& c : effects.contributions) send_to_node(root, std::move(c));
   if (effects.finished) send_to_node(root, std::move(*effects.finished));
   if (effects.error) {
@@ -240,14 +335,14 @@ void Daemon::on_transition(const MemberTransition& t) {
   if (t.to != MemberState::kDead || t.node_id == config_.node_id) return;
   const Member* m = table_.find(t.node_id);
   std::string name = m ? m->info.name : "?";
+  migration_.on_node_dead(t.node_id);
   coordinator_.on_node_dead(t.node_id, name);
   for (std::uint64_t job : host_.jobs()) {
     auto info = host_.job_info(job);
     if (info && info->root == t.node_id) {
       spdlog::warn("job {:x} abandoned: its root, node {} ({}), was declared dead", job,
                    t.node_id, name);
-      host_.end(job);
-      locations_.drop_job(job);
+      on_job_end(job);
     }
   }
 }
@@ -268,8 +363,14 @@ StatusReply Daemon::status() {
   StatusReply reply;
   reply.responder = config_.node_id;
   for (const Member& m : membership_.members()) {
-    NodeStatus s{m.info, m.load};
-    if (m.info.node_id == config_.node_id) s.load = load_index();
+    NodeStatus s{m.info, m.load, NodeCounters{}};
+    if (auto it = peer_counters_.find(m.info.node_id); it != peer_counters_.end()) {
+      s.counters = it->second;
+    }
+    if (m.info.node_id == config_.node_id) {
+      s.load = load_index();
+      s.counters = counters_;
+    }
     reply.nodes.push_back(std::move(s));
   }
   return reply;

@@ -2,7 +2,9 @@
 add_library(drift_node
   daemon.cc
   job_coordinator.cc
-  location_table.cc
+  message_router.cc
+  migration_service.cc
+  task_list_query.cc
   log.cc
   machine_stats.cc
   membership_service.cc
@@ -12,7 +14,7 @@ add_library(drift_node
   transport.cc
 )
 target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(drift_node PUBLIC drift_node_core drift_task spdlog::spdlog)
+target_link_libraries(drift_node PUBLIC drift_node_core drift_task drift_migration spdlog::spdlog)
 
 add_executable(driftd driftd_main.cc)
 target_link_libraries(driftd PRIVATE drift_node drift_apps)

@@ -7,13 +7,17 @@
 
 #include <memory>
 
+#include "migration/forwarding_table.h"
+#include "migration/location_cache.h"
 #include "node/config.h"
 #include "node/job_coordinator.h"
-#include "node/location_table.h"
 #include "node/member_table.h"
 #include "node/membership_service.h"
+#include "node/message_router.h"
 #include "node/messenger.h"
+#include "node/migration_service.h"
 #include "node/task_host.h"
+#include "node/task_list_query.h"
 #include "node/transport.h"
 
 namespace drift {
@@ -31,6 +35,7 @@ class Daemon final : public Messenger {
 
   std::uint32_t self_id() const override { return config_.node_id; }
   void send_to_node(std::uint32_t node_id, WireMessage msg) override;
+  void send_bulk_to_node(std::uint32_t node_id, WireMessage msg) override;
 
  private:
   void on_message(const ConnectionPtr& conn, WireMessage&& msg);
@@ -39,7 +44,15 @@ class Daemon final : public Messenger {
   void on_effects(HandlerEffects&& effects);
   void on_transition(const MemberTransition& t);
   void on_create(const CreateTasks& req);
-  void route(TaskMessage&& msg);
+  void on_reduction(const ReductionResult& r, std::uint32_t from);
+  void on_location_update(const LocationUpdate& u);
+  void on_job_end(std::uint64_t job);
+  void on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req);
+  void on_migration_report(const MigrationReport& report);
+  void on_tasks_request(const ConnectionPtr& conn);
+  TaskListReply task_list(std::uint64_t request) const;
+  void send(std::uint32_t node_id, WireMessage msg, bool bulk);
+  void sweep();
   bool stale(const Hello& peer) const;
   LoadIndex load_index();
   StatusReply status();
@@ -56,8 +69,17 @@ class Daemon final : public Messenger {
   MemberTable table_;
   MembershipService membership_;
   TaskHost host_;
+  LocationCache locations_;
+  ForwardingTable pointers_;
+  NodeCounters counters_;
+  std::map<std::uint32_t, NodeCounters> peer_counters_;
+  MessageRouter router_;
+  MigrationService migration_;
   JobCoordinator coordinator_;
-  LocationTable locations_;
+  TaskListQuery task_lists_;
+  std::map<std::uint64_t, ConnectionPtr> migrate_requests_;
+  std::uint64_t next_request_ = 0;
+  asio::steady_timer sweep_timer_;
   bool stopping_ = false;
 };
 

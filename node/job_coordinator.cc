@@ -23,8 +23,11 @@ double combine(ReduceOp op, double a, double b) {
 }  // namespace
 
 JobCoordinator::JobCoordinator(Messenger& messenger, const AppRegistry& apps,
-                               CandidateSource candidates)
-    : messenger_(messenger), apps_(apps), candidates_(std::move(candidates)) {}
+                               LocationCache& locations, CandidateSource candidates)
+    : messenger_(messenger),
+      apps_(apps),
+      locations_(locations),
+      candidates_(std::move(candidates)) {}
 
 std::uint64_t JobCoordinator::next_job_id() {
   // Unique across roots and restarts: node id, a random salt per process, a counter.
@@ -44,24 +47,34 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   auto candidates = candidates_();
   std::vector<std::pair<std::uint32_t, double>> nodes;
   for (const auto& c : candidates) nodes.emplace_back(c.node_id, c.capacity);
-  Job job;
-  job.id = next_job_id();
-  job.placement = place_by_capacity(spec.tasks, nodes);
-  if (job.placement.size() != spec.tasks) {
+  std::uint32_t chaos = 0;
+  if (auto it = spec.runtime.find("chaos_migrations"); it != spec.runtime.end()) {
+    try {
+      chaos = static_cast<std::uint32_t>(std::stoul(it->second));
+    } catch (const std::exception&) {
+      return reply(client, JobFailed{0, "chaos_migrations = '" + it->second +
+                                            "': expected a number of tasks to move per step"});
+    }
+  }
+  std::vector<std::uint32_t> placement = place_by_capacity(spec.tasks, nodes);
+  if (placement.size() != spec.tasks) {
     return reply(client, JobFailed{0, "no live node with capacity to place the tasks on"});
   }
+  Job job;
+  job.id = next_job_id();
+  job.chaos_migrations = chaos;
   job.spec = spec;
   job.app = app;
   job.client = client;
   job.begin = std::chrono::steady_clock::now();
   job.results.resize(spec.tasks);
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
-  for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[job.placement[i]].push_back(i);
+  for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[placement[i]].push_back(i);
   for (const auto& [node, indices] : by_node) job.nodes.insert(node);
   spdlog::info("job {:x}: {} with {} tasks on {} nodes", job.id, spec.app, spec.tasks,
                by_node.size());
   std::uint64_t id = job.id;
-  auto placement = job.placement;
+  locations_.set_job(id, placement);
   jobs_.emplace(id, std::move(job));
   for (auto& [node, indices] : by_node) {
     CreateTasks create{id, messenger_.self_id(), spec, placement, std::move(indices)};
@@ -104,10 +117,42 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
     for (std::size_t k = 0; k < ops.size(); ++k) values[k] = combine(ops[k], values[k], (*r.by_task[t])[k]);
   }
   job.steps.erase(step);
-  for (std::uint32_t node : job.nodes) {
-    messenger_.send_to_node(node, ReductionResult{job.id, step, values});
-  }
+  send_reduction(job, step, values);
   reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
+  if (job.chaos_migrations > 0 && step + 1 < job.spec.steps) stir(job);
+}
+
+// One message per node, naming the tasks the home believes live there; nodes route on.
+void JobCoordinator::send_reduction(const Job& job, std::uint64_t step,
+                                    const std::vector<double>& values) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
+  for (const auto& [index, loc] : locations_.job(job.id)) by_node[loc.node].push_back(index);
+  for (auto& [node, tasks] : by_node) {
+    messenger_.send_to_node(node, ReductionResult{job.id, step, values, std::move(tasks)});
+  }
+}
+
+// Moves random tasks to random other live nodes (xorshift; a testing aid, not a policy).
+void JobCoordinator::stir(const Job& job) {
+  auto candidates = candidates_();
+  if (candidates.size() < 2) return;
+  auto next = [this] {
+    chaos_seed_ ^= chaos_seed_ << 13;
+    chaos_seed_ ^= chaos_seed_ >> 7;
+    chaos_seed_ ^= chaos_seed_ << 17;
+    return chaos_seed_;
+  };
+  for (std::uint32_t k = 0; k < job.chaos_migrations; ++k) {
+    TaskId task{job.id, static_cast<std::uint32_t>(next() % job.spec.tasks)};
+    auto loc = locations_.lookup(task);
+    std::uint32_t dest = candidates[next() % candidates.size()].node_id;
+    if (loc && loc->node == dest) continue;
+    messenger_.send_to_node(messenger_.self_id(), MigrateCommand{0, messenger_.self_id(), task, dest});
+  }
+}
+
+void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node) {
+  if (Job* job = find(task.job)) job->nodes.insert(node);
 }
 
 void JobCoordinator::on_task_finished(const TaskFinished& msg) {
@@ -133,6 +178,7 @@ void JobCoordinator::complete_job(Job& job) {
   spdlog::info("job {:x} done in {:.3f} s: checksum {}", job.id, res.wall_s, res.checksum);
   reply(job.client, res);
   end_everywhere(job, false, "done");
+  locations_.drop_job(job.id);
   jobs_.erase(job.id);
 }
 
@@ -144,7 +190,12 @@ void JobCoordinator::on_task_failed(std::uint32_t from_node, const JobFailed& ms
 void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name) {
   std::vector<std::uint64_t> lost;
   for (const auto& [id, job] : jobs_) {
-    if (job.nodes.count(node_id)) lost.push_back(id);
+    for (const auto& [index, loc] : locations_.job(id)) {
+      if (loc.node == node_id) {
+        lost.push_back(id);
+        break;
+      }
+    }
   }
   for (std::uint64_t id : lost) {
     fail(id, "node " + std::to_string(node_id) + " (" + name + ") hosting tasks of the job was "
@@ -166,6 +217,7 @@ void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
   spdlog::warn("job {:x} failed: {}", job_id, reason);
   reply(job->client, JobFailed{job_id, reason});
   end_everywhere(*job, true, reason);
+  locations_.drop_job(job_id);
   jobs_.erase(job_id);
 }
 
@@ -180,9 +232,5 @@ JobCoordinator::Job* JobCoordinator::find(std::uint64_t id) {
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
-const std::vector<std::uint32_t>* JobCoordinator::placement(std::uint64_t job) const {
-  auto it = jobs_.find(job);
-  return it == jobs_.end() ? nullptr : &it->second.placement;
-}
 
 }  // namespace drift

@@ -1,9 +1,11 @@
 // The root's side of a job (DESIGN.md §6): places the tasks on live nodes in proportion to their
 // capacity, creates them everywhere before any starts, combines each step's reduction in
-// task-index order (so the values are the same for any placement) and broadcasts it, reports
-// progress to the client, gathers the tasks' results into the checksum, and ends the job on every
-// node. A job that loses a hosting node fails with a message naming it (recovery is later work).
-// Network thread only.
+// task-index order (so the values are the same for any placement) and sends it to each task at
+// the place the home's location cache knows, reports progress to the client, gathers the tasks'
+// results into the checksum, and ends the job on every node that ever hosted one of its tasks.
+// A job that loses a node hosting its tasks fails with a message naming it (recovery is later
+// work). With the runtime option chaos_migrations=N it moves N random tasks after every step,
+// a testing aid. Network thread only.
 #pragma once
 
 #include <chrono>
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "migration/location_cache.h"
 #include "node/application.h"
 #include "node/messenger.h"
 #include "node/peer_connection.h"
@@ -32,7 +35,8 @@ class JobCoordinator {
  public:
   using CandidateSource = std::function<std::vector<PlacementCandidate>()>;
 
-  JobCoordinator(Messenger& messenger, const AppRegistry& apps, CandidateSource candidates);
+  JobCoordinator(Messenger& messenger, const AppRegistry& apps, LocationCache& locations,
+                 CandidateSource candidates);
 
   void submit(RunRequest request, const ConnectionPtr& client);
   void on_tasks_created(const TasksCreated& msg);
@@ -40,11 +44,11 @@ class JobCoordinator {
   void on_task_finished(const TaskFinished& msg);
   void on_task_failed(std::uint32_t from_node, const JobFailed& msg);
   void on_node_dead(std::uint32_t node_id, const std::string& name);
+  // The home learned that a task of one of our jobs moved to `node`.
+  void on_task_moved(TaskId task, std::uint32_t node);
   void on_client_closed(const ConnectionPtr& client);
 
   std::size_t active_jobs() const { return jobs_.size(); }
-  // The node hosting each task of a job this node coordinates (empty if unknown).
-  const std::vector<std::uint32_t>* placement(std::uint64_t job) const;
 
  private:
   struct StepReduction {
@@ -55,8 +59,7 @@ class JobCoordinator {
     std::uint64_t id = 0;
     JobSpec spec;
     const Application* app = nullptr;
-    std::vector<std::uint32_t> placement;
-    std::set<std::uint32_t> nodes;
+    std::set<std::uint32_t> nodes;  // every node that hosted a task of the job
     std::set<std::uint32_t> created;
     std::map<std::uint64_t, StepReduction> steps;
     std::vector<std::optional<std::vector<std::uint8_t>>> results;
@@ -64,6 +67,7 @@ class JobCoordinator {
     bool started = false;
     ConnectionPtr client;
     std::chrono::steady_clock::time_point begin;
+    std::uint32_t chaos_migrations = 0;
   };
 
   std::uint64_t next_job_id();
@@ -72,11 +76,15 @@ class JobCoordinator {
   void fail(std::uint64_t job_id, const std::string& reason);
   void end_everywhere(const Job& job, bool failed, const std::string& reason);
   void reply(const ConnectionPtr& client, WireMessage msg);
+  void send_reduction(const Job& job, std::uint64_t step, const std::vector<double>& values);
+  void stir(const Job& job);
   Job* find(std::uint64_t id);
 
   Messenger& messenger_;
   const AppRegistry& apps_;
+  LocationCache& locations_;
   CandidateSource candidates_;
+  std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
   std::map<std::uint64_t, Job> jobs_;
   std::uint64_t counter_ = 0;
 };

@@ -47,6 +47,7 @@ void MembershipService::round() {
   hb.incarnation = table_.self().incarnation;
   hb.sequence = ++sequence_;
   hb.load = load_();
+  if (counters_) hb.counters = counters_();
   hb.gossip = table_.gossip(params_.gossip_entries);
   Frame frame = std::make_shared<const std::vector<std::uint8_t>>(encode(WireMessage(hb)));
   for (std::uint32_t id : table_.local_group(params_.group_size)) {

@@ -33,6 +33,8 @@ class MembershipService {
   void start(const std::vector<Endpoint>& seeds);
   void stop();
   void subscribe(TransitionHandler h) { subscribers_.push_back(std::move(h)); }
+  // What the heartbeats report of this node's migration work (driftctl status).
+  void report_counters(std::function<NodeCounters()> source) { counters_ = std::move(source); }
 
   // A node completed a handshake with us: it exists, at that incarnation and address.
   void on_peer_hello(const Hello& hello);
@@ -57,6 +59,7 @@ class MembershipService {
   std::uint64_t sequence_ = 0;
   bool stopped_ = false;
   std::vector<TransitionHandler> subscribers_;
+  std::function<NodeCounters()> counters_;
 };
 
 }  // namespace drift

@@ -13,6 +13,10 @@ class Messenger {
   virtual ~Messenger() = default;
   virtual std::uint32_t self_id() const = 0;
   virtual void send_to_node(std::uint32_t node_id, WireMessage msg) = 0;
+  // Like send_to_node, but queued behind small messages on the connection (state chunks).
+  virtual void send_bulk_to_node(std::uint32_t node_id, WireMessage msg) {
+    send_to_node(node_id, std::move(msg));
+  }
 };
 
 }  // namespace drift

@@ -42,13 +42,13 @@ void PeerConnection::start(Hello ours) {
   read_header();
 }
 
-void PeerConnection::send(Frame frame) {
+void PeerConnection::send(Frame frame, bool bulk) {
   if (state_ == State::kClosed) return;
   if (state_ != State::kOpen) {
-    held_until_auth_.push_back(std::move(frame));
+    held_until_auth_.emplace_back(std::move(frame), bulk);
     return;
   }
-  write_queue_.push_back(std::move(frame));
+  (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
   write_next();
 }
 
@@ -62,20 +62,23 @@ void PeerConnection::send_now(const WireMessage& msg) {
 }
 
 void PeerConnection::write_next() {
-  if (writing_ || write_queue_.empty() || state_ == State::kClosed) return;
+  if (writing_ || state_ == State::kClosed) return;
+  auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+  if (queue.empty()) return;
+  in_flight_ = std::move(queue.front());
+  queue.pop_front();
   writing_ = true;
   auto self = shared_from_this();
-  asio::async_write(socket_, asio::buffer(*write_queue_.front()),
-                    [self](std::error_code ec, std::size_t) {
-                      self->writing_ = false;
-                      if (self->closed()) return;  // close() already dropped the queue
-                      if (ec) {
-                        self->close("write failed: " + ec.message());
-                        return;
-                      }
-                      self->write_queue_.pop_front();
-                      self->write_next();
-                    });
+  asio::async_write(socket_, asio::buffer(*in_flight_), [self](std::error_code ec, std::size_t) {
+    self->writing_ = false;
+    self->in_flight_.reset();
+    if (self->closed()) return;
+    if (ec) {
+      self->close("write failed: " + ec.message());
+      return;
+    }
+    self->write_next();
+  });
 }
 
 void PeerConnection::close(const std::string& reason) {
@@ -85,7 +88,8 @@ void PeerConnection::close(const std::string& reason) {
   handshake_deadline_.cancel();
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
-  // write_queue_ stays: an async_write in flight may still refer to its front frame.
+  write_queue_.clear();  // in_flight_ stays until its aborted write completes
+  bulk_queue_.clear();
   held_until_auth_.clear();
   listener_.on_closed(shared_from_this(), reason);
 }
@@ -172,7 +176,8 @@ void PeerConnection::on_peer_auth(const HelloAuth& auth) {
   state_ = State::kOpen;
   handshake_deadline_.cancel();
   while (!held_until_auth_.empty()) {
-    write_queue_.push_back(std::move(held_until_auth_.front()));
+    auto& [frame, bulk] = held_until_auth_.front();
+    (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
     held_until_auth_.pop_front();
   }
   write_next();

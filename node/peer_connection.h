@@ -47,8 +47,10 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
 
   // Starts the handshake with our Hello (its nonce is filled in here).
   void start(Hello ours);
-  // Queues an encoded frame; frames queued before authentication are sent after it.
-  void send(Frame frame);
+  // Queues an encoded frame; frames queued before authentication are sent after it. Bulk frames
+  // (state chunks) go out only when no ordinary frame is waiting, so a large transfer never
+  // holds back heartbeats or small messages by more than one frame.
+  void send(Frame frame, bool bulk = false);
   void send(const WireMessage& msg);
   // Closes the socket; on_closed is called once, with `reason`.
   void close(const std::string& reason);
@@ -84,8 +86,10 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   std::string remote_;
   std::array<std::uint8_t, kFrameHeaderSize> header_buf_{};
   std::vector<std::uint8_t> body_buf_;
-  std::deque<Frame> write_queue_;    // being written, in order
-  std::deque<Frame> held_until_auth_;
+  std::deque<Frame> write_queue_;  // ordinary frames, in order
+  std::deque<Frame> bulk_queue_;   // state chunks, in order, behind ordinary frames
+  std::deque<std::pair<Frame, bool>> held_until_auth_;
+  Frame in_flight_;                // the frame async_write is writing
   bool writing_ = false;
 };
 

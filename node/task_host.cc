@@ -4,7 +4,20 @@
 
 #include <exception>
 
+#include "protocol/archives.h"
+
 namespace drift {
+
+TaskMessage reduction_message(TaskId to, std::uint64_t step,
+                              const std::shared_ptr<const std::vector<std::uint8_t>>& values) {
+  TaskMessage m;
+  m.from = TaskId{to.job, kRootSender};
+  m.to = to;
+  m.seq = step + 1;
+  m.tag = kReducedTag;
+  m.payload = *values;
+  return m;
+}
 
 TaskHost::TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps,
                    EffectsSink sink)
@@ -28,11 +41,11 @@ Status TaskHost::create(const CreateTasks& req) {
       return Status::error("task index " + std::to_string(index) + " outside the job's " +
                            std::to_string(info->spec.tasks) + " tasks");
     }
-    TaskId id{req.job, index};
     auto task = app->create_task(info->spec, index);
     if (!task) {
       return Status::error(req.spec.app + " made no task for index " + std::to_string(index));
     }
+    TaskId id{req.job, index};
     loads_[id] = task->load();
     hosted.tasks.emplace(index, std::make_shared<TaskSlot>(id, info, std::move(task), pool_));
   }
@@ -49,30 +62,33 @@ void TaskHost::start(std::uint64_t job) {
   }
 }
 
-bool TaskHost::deliver(TaskMessage&& msg) {
-  auto it = jobs_.find(msg.to.job);
-  if (it == jobs_.end()) return false;
-  auto t = it->second.tasks.find(msg.to.index);
-  if (t == it->second.tasks.end()) return false;
-  auto shared = std::make_shared<TaskMessage>(std::move(msg));
-  run(t->second, [shared](TaskSlot& s, TaskContext& ctx) {
-    for (auto& m : s.receiver.accept(std::move(*shared))) {
-      if (s.finished) break;
-      s.task->receive(ctx, Message{m.from, m.tag, std::move(m.payload)});
-    }
-  });
+bool TaskHost::deliver(TaskMessage&& msg, std::uint32_t from_node) {
+  auto slot = find(msg.to);
+  if (!slot) return false;
+  if (slot->frozen) {
+    slot->held.push_back(HeldMessage{std::move(msg), from_node});
+    return true;
+  }
+  post_delivery(slot, std::move(msg));
   return true;
 }
 
-void TaskHost::reduced(const ReductionResult& result) {
-  auto it = jobs_.find(result.job);
-  if (it == jobs_.end()) return;
-  auto shared = std::make_shared<const ReductionResult>(result);
-  for (auto& [index, slot] : it->second.tasks) {
-    run(slot, [shared](TaskSlot& s, TaskContext& ctx) {
-      s.task->reduced(ctx, shared->step, shared->values);
-    });
-  }
+void TaskHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg) {
+  auto shared = std::make_shared<TaskMessage>(std::move(msg));
+  run(slot, [shared](TaskSlot& s, TaskContext& ctx) {
+    for (auto& m : s.receiver.accept(std::move(*shared))) {
+      if (s.finished) break;
+      if (m.from.index == kRootSender) {
+        std::vector<double> values;
+        if (auto st = decode_portable(m.payload, values); !st) {
+          throw std::runtime_error("bad reduction payload: " + st.message());
+        }
+        s.task->reduced(ctx, m.seq - 1, values);
+      } else {
+        s.task->receive(ctx, Message{m.from, m.tag, std::move(m.payload)});
+      }
+    }
+  });
 }
 
 void TaskHost::end(std::uint64_t job) {
@@ -83,6 +99,87 @@ void TaskHost::end(std::uint64_t job) {
     loads_.erase(slot->id);
   }
   jobs_.erase(it);
+}
+
+Status TaskHost::freeze(TaskId task) {
+  auto slot = find(task);
+  if (!slot) return Status::error("task does not live here");
+  if (slot->frozen) return Status::error("task is already migrating");
+  if (slot->finished) return Status::error("task has finished");
+  slot->frozen = true;
+  return Status::ok();
+}
+
+// Runs on the strand after every handler posted before it: the state is between two handlers.
+void TaskHost::capture(TaskId task, CaptureDone done) {
+  auto slot = find(task);
+  if (!slot || !slot->frozen) {
+    done(Status::error("task is not frozen here"));
+    return;
+  }
+  asio::post(slot->strand, [this, slot, done = std::move(done)]() mutable {
+    Result<std::vector<std::uint8_t>> result = Status::error("task has finished");
+    if (!slot->finished && !slot->stopped) {
+      try {
+        PortableOutputArchive ar;
+        slot->task->save_state(ar);
+        ar(slot->receiver, slot->sender);
+        result = std::move(ar).take_bytes();
+      } catch (const std::exception& e) {
+        result = Status::error(std::string("saving the task's state failed: ") + e.what());
+      }
+    }
+    asio::post(io_, [done = std::move(done), result = std::move(result)]() mutable {
+      done(std::move(result));
+    });
+  });
+}
+
+std::vector<HeldMessage> TaskHost::release(TaskId task) {
+  auto slot = find(task);
+  if (!slot) return {};
+  slot->stopped = true;
+  std::vector<HeldMessage> held = std::move(slot->held);
+  jobs_[task.job].tasks.erase(task.index);
+  loads_.erase(task);
+  return held;
+}
+
+void TaskHost::resume(TaskId task) {
+  auto slot = find(task);
+  if (!slot || !slot->frozen) return;
+  slot->frozen = false;
+  std::vector<HeldMessage> held = std::move(slot->held);
+  slot->held.clear();
+  for (auto& h : held) post_delivery(slot, std::move(h.msg));
+}
+
+Status TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                         std::span<const std::uint8_t> state) {
+  if (find(task)) return Status::error("task already lives here");
+  auto made = job->app->create_task(job->spec, task.index);
+  if (!made) return Status::error(job->spec.app + " made no task for index " +
+                                  std::to_string(task.index));
+  auto slot = std::make_shared<TaskSlot>(task, job, std::move(made), pool_);
+  try {
+    BoundedInputArchive ar(state);
+    slot->task->load_state(ar);
+    ar(slot->receiver, slot->sender);
+    if (ar.remaining() != 0) {
+      return Status::error("the task's state has " + std::to_string(ar.remaining()) +
+                           " trailing bytes");
+    }
+  } catch (const std::exception& e) {
+    return Status::error(std::string("the task's state does not load: ") + e.what());
+  }
+  slot->epoch = epoch;
+  HostedJob& hosted = jobs_[task.job];
+  if (!hosted.info) hosted.info = job;
+  hosted.started = true;
+  hosted.tasks[task.index] = slot;
+  loads_[task] = slot->task->load();
+  run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
+  return Status::ok();
 }
 
 // Runs handler on the task's strand; its effects return to the network thread in one batch.
@@ -108,10 +205,22 @@ void TaskHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
 void TaskHost::absorb(HandlerEffects&& effects) {
   auto it = jobs_.find(effects.task.job);
   if (it == jobs_.end()) return;  // the job ended while the handler ran
-  loads_[effects.task] = effects.load;
+  if (it->second.tasks.count(effects.task.index)) loads_[effects.task] = effects.load;
   busy_seconds_ += effects.busy_seconds;
   work_units_ += effects.work_units;
   sink_(std::move(effects));
+}
+
+std::shared_ptr<TaskSlot> TaskHost::find(TaskId id) const {
+  auto it = jobs_.find(id.job);
+  if (it == jobs_.end()) return nullptr;
+  auto t = it->second.tasks.find(id.index);
+  return t == it->second.tasks.end() ? nullptr : t->second;
+}
+
+bool TaskHost::frozen(TaskId task) const {
+  auto slot = find(task);
+  return slot && slot->frozen;
 }
 
 std::vector<std::uint64_t> TaskHost::jobs() const {
@@ -133,6 +242,24 @@ double TaskHost::total_load() const {
   double sum = 0;
   for (const auto& [id, load] : loads_) sum += load;
   return sum;
+}
+
+double TaskHost::task_load(TaskId task) const {
+  auto it = loads_.find(task);
+  return it == loads_.end() ? 0 : it->second;
+}
+
+std::uint64_t TaskHost::epoch(TaskId task) const {
+  auto slot = find(task);
+  return slot ? slot->epoch : 0;
+}
+
+std::vector<TaskId> TaskHost::tasks() const {
+  std::vector<TaskId> ids;
+  for (const auto& [job, hosted] : jobs_) {
+    for (const auto& [index, slot] : hosted.tasks) ids.push_back(slot->id);
+  }
+  return ids;
 }
 
 }  // namespace drift

@@ -14,6 +14,12 @@
 
 namespace drift {
 
+// A message that arrived while its task was frozen, with the node it came from.
+struct HeldMessage {
+  TaskMessage msg;
+  std::uint32_t from_node = 0;
+};
+
 // Per-job facts every task of the job on this node shares; immutable once created.
 struct JobInfo {
   std::uint64_t id = 0;
@@ -33,8 +39,13 @@ struct TaskSlot {
   asio::strand<asio::thread_pool::executor_type> strand;
   ChannelReceiver receiver;
   ChannelSender sender;
-  bool finished = false;
-  std::atomic<bool> stopped{false};  // set by the network thread when the job ends
+  std::atomic<bool> finished{false};  // written on the strand, read by the network thread
+  std::atomic<bool> stopped{false};   // set by the network thread when the job ends
+
+  // Network thread only.
+  std::uint64_t epoch = 0;             // how many times the task has moved
+  bool frozen = false;                 // being migrated: deliveries wait in `held`
+  std::vector<HeldMessage> held;
 };
 
 }  // namespace drift

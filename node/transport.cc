@@ -81,18 +81,18 @@ void Transport::send(std::uint32_t node_id, const Endpoint& address, const WireM
   send(node_id, address, std::make_shared<const std::vector<std::uint8_t>>(encode(msg)));
 }
 
-void Transport::send(std::uint32_t node_id, const Endpoint& address, Frame frame) {
+void Transport::send(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk) {
   if (stopping_) return;
   auto& link = links_[node_id];
   link.address = address;
   if (link.conn && !link.conn->closed()) {
-    link.conn->send(std::move(frame));
+    link.conn->send(std::move(frame), bulk);
     return;
   }
   link.pending_bytes += frame->size();
-  link.pending.push_back(std::move(frame));
+  link.pending.emplace_back(std::move(frame), bulk);
   while (link.pending_bytes > kMaxPendingBytes && !link.pending.empty()) {
-    link.pending_bytes -= link.pending.front()->size();
+    link.pending_bytes -= link.pending.front().first->size();
     link.pending.pop_front();
     spdlog::warn("node {} unreachable: dropped a queued frame (over {} bytes queued)", node_id,
                  kMaxPendingBytes);
@@ -131,7 +131,8 @@ void Transport::attach(Link& link, ConnectionPtr conn) {
   link.conn = std::move(conn);
   link.backoff = std::chrono::milliseconds(0);
   while (!link.pending.empty()) {
-    link.conn->send(std::move(link.pending.front()));
+    auto& [frame, bulk] = link.pending.front();
+    link.conn->send(std::move(frame), bulk);
     link.pending.pop_front();
   }
   link.pending_bytes = 0;

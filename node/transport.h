@@ -45,7 +45,7 @@ class Transport : private ConnectionListener {
   void connect_seed(const Endpoint& seed);
   // Queues msg for node_id on our outgoing connection to it, connecting if needed.
   void send(std::uint32_t node_id, const Endpoint& address, const WireMessage& msg);
-  void send(std::uint32_t node_id, const Endpoint& address, Frame frame);
+  void send(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk = false);
   // Drops the outgoing link to a node (declared dead) and anything queued for it.
   void forget(std::uint32_t node_id);
   // Stops accepting and closes every connection; pending handlers then complete.
@@ -60,7 +60,7 @@ class Transport : private ConnectionListener {
     std::unique_ptr<asio::steady_timer> retry;
     std::chrono::milliseconds backoff{0};
     bool connecting = false;
-    std::deque<Frame> pending;  // sent while unconnected
+    std::deque<std::pair<Frame, bool>> pending;  // sent while unconnected (frame, bulk)
     std::size_t pending_bytes = 0;
   };
   static constexpr std::size_t kMaxPendingBytes = 64u << 20;

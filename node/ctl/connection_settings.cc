@@ -30,20 +30,20 @@ ConnectionSettings ConnectionSettings::from_environment() {
 
 po::options_description ConnectionSettings::options() {
   po::options_description d("Connection options");
-  d.add_options()(
-      "node",
+  auto add = d.add_options();
+  add("node",
       po::value<std::string>(&node)->value_name("HOST:PORT")->notifier([this](const std::string&) {
         node_origin = "--node";
       }),
-      "daemon to talk to (default $DRIFT_NODE, else 127.0.0.1:7400)")(
-      "secret-file",
+      "daemon to talk to (default $DRIFT_NODE, else 127.0.0.1:7400)");
+  add("secret-file",
       po::value<std::string>(&secret_file)
           ->value_name("FILE")
           ->notifier([this](const std::string&) { secret_origin = "--secret-file"; }),
-      "cluster secret (default $DRIFT_SECRET_FILE, else ./drift-local/secret)")(
-      "cluster", po::value<std::string>(&cluster)->value_name("NAME"),
-      "refuse a daemon of another cluster (default: accept the daemon's cluster)")(
-      "connect-timeout", po::value<double>(&connect_timeout_s)->value_name("SECONDS"),
+      "cluster secret (default $DRIFT_SECRET_FILE, else ./drift-local/secret)");
+  add("cluster", po::value<std::string>(&cluster)->value_name("NAME"),
+      "refuse a daemon of another cluster (default: accept the daemon's cluster)");
+  add("connect-timeout", po::value<double>(&connect_timeout_s)->value_name("SECONDS"),
       "connect and handshake timeout (default 5)");
   return d;
 }

@@ -9,8 +9,10 @@
 #include "node/ctl/connection_settings.h"
 #include "node/ctl/exit_codes.h"
 #include "node/ctl/local_command.h"
+#include "node/ctl/migrate_command.h"
 #include "node/ctl/run_command.h"
 #include "node/ctl/status_command.h"
+#include "node/ctl/tasks_command.h"
 
 namespace po = boost::program_options;
 
@@ -18,9 +20,13 @@ namespace drift::ctl {
 
 namespace {
 
+constexpr const char* kCommands = "status, run, tasks, migrate or local";
+
 po::options_description general_options() {
   po::options_description d("General options");
-  d.add_options()("help,h", "show this help")("version", "print driftctl's version");
+  auto add = d.add_options();
+  add("help,h", "show this help");
+  add("version", "print driftctl's version");
   return d;
 }
 
@@ -33,6 +39,8 @@ int print_help(ConnectionSettings& settings) {
          "  status [--json]                   the cluster's members, their state and load\n"
          "  run APP [options] [--json]        run an application on the cluster\n"
          "  run APP --serial [options]        run the application's serial reference here\n"
+         "  tasks [--json]                    the running jobs' tasks and where they live\n"
+         "  migrate JOB:INDEX NODE_ID         move a running task to another node\n"
          "  local up --nodes N [options]      start N daemons on this machine\n"
          "  local down [--dir DIR]            stop them\n\n"
          "'driftctl COMMAND --help' describes a command's options.\n\n"
@@ -65,9 +73,11 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest,
              const ConnectionSettings& settings) {
   if (command == "status") return status_command(rest, settings);
   if (command == "run") return run_command(rest, settings);
+  if (command == "tasks") return tasks_command(rest, settings);
+  if (command == "migrate") return migrate_command(rest, settings);
   if (command == "local") return local_command(rest);
-  std::cerr << "driftctl: unknown command '" << command
-            << "' (expected status, run or local; see 'driftctl --help')\n";
+  std::cerr << "driftctl: unknown command '" << command << "' (expected " << kCommands
+            << "; see 'driftctl --help')\n";
   return kExitUsage;
 }
 
@@ -88,7 +98,7 @@ int driftctl_main(int argc, char** argv) {
   if (vm.count("version")) return std::cout << "driftctl 0.1.0\n", kExitOk;
   if (vm.count("help")) return print_help(settings);
   if (command.empty()) {
-    std::cerr << "driftctl: missing a command (status, run or local; see 'driftctl --help')\n";
+    std::cerr << "driftctl: missing a command (" << kCommands << "; see 'driftctl --help')\n";
     return kExitUsage;
   }
   return dispatch(command, rest, settings);

@@ -1,5 +1,5 @@
 // driftctl's entry point: global options (connection settings, --help, --version), then one
-// command: status, run, local. Returns the process exit code (exit_codes.h).
+// command: status, run, tasks, migrate, local. Returns the process exit code (exit_codes.h).
 #pragma once
 
 namespace drift::ctl {

@@ -4,6 +4,16 @@
 
 namespace drift::ctl {
 
+JobSpec job_spec(std::string app, std::uint32_t tasks, std::uint64_t steps,
+                 std::map<std::string, std::string> params) {
+  JobSpec spec;
+  spec.app = std::move(app);
+  spec.tasks = tasks;
+  spec.steps = steps;
+  spec.params = std::move(params);
+  return spec;
+}
+
 Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
                               const ProgressHandler& on_progress, Clock::time_point deadline) {
   if (Status s = connection.send(RunRequest{spec}); !s) return s;

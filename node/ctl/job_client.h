@@ -3,7 +3,10 @@
 // errors are the connection's (lost, timed out, unexpected message).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
+#include <string>
 #include <variant>
 
 #include "node/ctl/client_connection.h"
@@ -13,6 +16,10 @@ namespace drift::ctl {
 
 using JobEndMessage = std::variant<JobResult, JobFailed>;
 using ProgressHandler = std::function<void(const JobProgress&)>;
+
+// A JobSpec from the user's choices; drift's own runtime options stay at their defaults.
+JobSpec job_spec(std::string app, std::uint32_t tasks, std::uint64_t steps,
+                 std::map<std::string, std::string> params);
 
 // Waits at most until `deadline` (Clock::time_point::max(): as long as the job takes).
 Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,

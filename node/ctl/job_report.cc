@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "node/ctl/task_id_text.h"
 #include "node/ctl/text_table.h"
 
 namespace drift::ctl {
@@ -15,6 +16,7 @@ std::string job_report_text(const JobReport& report) {
   char wall[64];
   std::snprintf(wall, sizeof wall, "%.3f s", report.wall_s);
   TextTable table({"app", report.app + (report.mode == "serial" ? " (serial reference)" : "")});
+  if (report.mode == "cluster") table.add_row({"job", format_job_id(report.job)});
   table.add_row({"checksum", report.checksum});
   table.add_row({"steps", std::to_string(report.steps)});
   table.add_row({"tasks", std::to_string(report.tasks)});
@@ -30,7 +32,7 @@ nlohmann::json job_report_json(const JobReport& report) {
                       {"steps", report.steps},   {"tasks", report.tasks},
                       {"wall_s", report.wall_s}, {"mode", report.mode},
                       {"details", details}};
-  if (report.mode == "cluster") j["job"] = report.job;
+  if (report.mode == "cluster") j["job"] = format_job_id(report.job);
   return j;
 }
 

@@ -1,7 +1,9 @@
 // The end of `driftctl run`, for people or for scripts. The same report serves a cluster job
 // (from JobResult) and the serial reference (--serial, tasks = 1), so their checksums can be
 // compared line by line or with jq. JSON: {"app","checksum","steps","tasks","wall_s","mode",
-// "job","details":{...}}; checksum is a string.
+// "job","details":{...}}; checksum is a string. A cluster job's id (text row "job", JSON "job")
+// is a string in the form `tasks` prints and `migrate` takes, "0x1a2b3c0001" (task_id_text.h);
+// a serial run has none.
 #pragma once
 
 #include <cstdint>

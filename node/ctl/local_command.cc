@@ -28,26 +28,28 @@ struct UpArgs {
 
 po::options_description up_options(UpArgs& a) {
   po::options_description d("local up options");
-  d.add_options()("nodes", po::value<int>(&a.nodes)->required()->value_name("N"),
-                  "number of daemons")("base-port", po::value<int>(&a.base_port)->value_name("P"),
-                                       "daemon K listens on 127.0.0.1:P+K-1 (default 7400)")(
-      "dir", po::value<std::string>(&a.dir)->value_name("DIR"),
-      "configs, logs, pid files and the secret (default ./drift-local)")(
-      "base-config", po::value<std::string>(&a.base_config)->value_name("FILE"),
-      "settings shared by all daemons, e.g. conf/local.conf")(
-      "driftd", po::value<std::string>(&a.driftd)->value_name("PATH"),
-      "the driftd to run (default: beside driftctl, else on PATH)")(
-      "timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
-      "how long to wait for the daemons to see each other (default 20)")("help,h",
-                                                                         "show this help");
+  auto add = d.add_options();
+  add("nodes", po::value<int>(&a.nodes)->required()->value_name("N"), "number of daemons");
+  add("base-port", po::value<int>(&a.base_port)->value_name("P"),
+      "daemon K listens on 127.0.0.1:P+K-1 (default 7400)");
+  add("dir", po::value<std::string>(&a.dir)->value_name("DIR"),
+      "configs, logs, pid files and the secret (default ./drift-local)");
+  add("base-config", po::value<std::string>(&a.base_config)->value_name("FILE"),
+      "settings shared by all daemons, e.g. conf/local.conf");
+  add("driftd", po::value<std::string>(&a.driftd)->value_name("PATH"),
+      "the driftd to run (default: beside driftctl, else on PATH)");
+  add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
+      "how long to wait for the daemons to see each other (default 20)");
+  add("help,h", "show this help");
   return d;
 }
 
 po::options_description down_options(std::string& dir) {
   po::options_description d("local down options");
-  d.add_options()("dir", po::value<std::string>(&dir)->value_name("DIR"),
-                  "the local cluster's directory (default ./drift-local)")("help,h",
-                                                                           "show this help");
+  auto add = d.add_options();
+  add("dir", po::value<std::string>(&dir)->value_name("DIR"),
+      "the local cluster's directory (default ./drift-local)");
+  add("help,h", "show this help");
   return d;
 }
 

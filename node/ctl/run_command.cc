@@ -13,6 +13,7 @@
 #include "node/ctl/job_client.h"
 #include "node/ctl/job_report.h"
 #include "node/ctl/progress_bar.h"
+#include "node/ctl/task_id_text.h"
 
 namespace po = boost::program_options;
 
@@ -21,29 +22,34 @@ namespace drift::ctl {
 namespace {
 
 // Options of `run` itself; an application option of the same name is shadowed.
-const std::vector<std::string> kRunOptionNames = {"tasks", "steps",   "serial",
-                                                  "json",  "timeout", "help"};
+const std::vector<std::string> kRunOptionNames = {
+    "tasks", "steps", "serial", "json", "timeout", "chaos-migrations", "help"};
 
 struct RunArgs {
   std::uint32_t tasks = 0;
   std::uint64_t steps = 0;
   double timeout_s = 0;
+  std::uint32_t chaos_migrations = 0;
   bool serial = false;
   bool json = false;
 };
 
 po::options_description run_options(RunArgs& a) {
   po::options_description d("Run options");
-  d.add_options()("tasks", po::value<std::uint32_t>(&a.tasks)->value_name("N"),
-                  "number of tasks to split the job into (default: the application's)")(
-      "steps", po::value<std::uint64_t>(&a.steps)->value_name("S"),
-      "number of steps (default: the application's)")(
-      "serial", po::bool_switch(&a.serial),
-      "run the serial reference here instead of on the cluster")(
-      "json", po::bool_switch(&a.json), "print one JSON object instead of the summary")(
-      "timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
-      "give up waiting for the job after this long (default: no limit)")("help,h",
-                                                                         "show this help");
+  auto add = d.add_options();
+  add("tasks", po::value<std::uint32_t>(&a.tasks)->value_name("N"),
+      "number of tasks to split the job into (default: the application's)");
+  add("steps", po::value<std::uint64_t>(&a.steps)->value_name("S"),
+      "number of steps (default: the application's)");
+  add("serial", po::bool_switch(&a.serial),
+      "run the serial reference here instead of on the cluster");
+  add("json", po::bool_switch(&a.json), "print one JSON object instead of the summary");
+  add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
+      "give up waiting for the job after this long (default: no limit)");
+  add("chaos-migrations", po::value<std::uint32_t>(&a.chaos_migrations)->value_name("N"),
+      "testing aid: after every step, move N random tasks to random nodes (default 0); the "
+      "checksum must not change");
+  add("help,h", "show this help");
   return d;
 }
 
@@ -91,6 +97,12 @@ int run_serial(const Application& app, const JobSpec& spec, bool json) {
       {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details}, json);
 }
 
+// "job 0x1a2b3c0001 (heat2d) failed: ..."; a job refused before it got an id has none (0).
+std::string failure_text(const JobSpec& spec, const JobFailed& failed) {
+  const std::string id = failed.job == 0 ? "" : " " + format_job_id(failed.job);
+  return "job" + id + " (" + spec.app + ") failed: " + failed.reason;
+}
+
 Clock::time_point deadline_after(double seconds) {
   if (seconds <= 0) return Clock::time_point::max();
   return Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
@@ -106,8 +118,7 @@ int run_on_cluster(const JobSpec& spec, const RunArgs& a, const ConnectOptions& 
   bar.finish();
   if (!end) return report_failure(kExitConnection, end.error());
   if (auto* failed = std::get_if<JobFailed>(&*end)) {
-    return report_failure(kExitFailed, "job " + std::to_string(failed->job) + " (" + spec.app +
-                                           ") failed: " + failed->reason);
+    return report_failure(kExitFailed, failure_text(spec, *failed));
   }
   return print_report(report_of(std::get<JobResult>(*end)), a.json);
 }
@@ -129,8 +140,9 @@ int run_app(const Application& app, const std::vector<std::string>& args,
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("run", s.message());
   if (vm.count("help")) return print_app_help(app.name(), options), kExitOk;
 
-  JobSpec spec{app.name(), a.tasks, a.steps, app_params(app_opts, vm)};
+  JobSpec spec = job_spec(app.name(), a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;
+  if (Status s = add_runtime_options(spec, a.chaos_migrations, a.serial); !s) return usage_error("run", s.message());
   if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
   if (a.serial) return run_serial(app, spec, a.json);
   if (spec.tasks == 0) return usage_error("run", "--tasks N is required");
@@ -141,6 +153,16 @@ int run_app(const Application& app, const std::vector<std::string>& args,
 }
 
 }  // namespace
+
+Status add_runtime_options(JobSpec& spec, std::uint32_t chaos_migrations, bool serial) {
+  if (chaos_migrations == 0) return Status::ok();
+  if (serial) {
+    return Status::error("--chaos-migrations " + std::to_string(chaos_migrations) +
+                         " moves tasks between nodes: not with --serial");
+  }
+  spec.runtime["chaos_migrations"] = std::to_string(chaos_migrations);
+  return Status::ok();
+}
 
 int run_command(const std::vector<std::string>& args, ConnectionSettings settings) {
   if (args.empty() || args.front().starts_with("-")) {

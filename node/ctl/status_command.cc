@@ -20,7 +20,9 @@ void print_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [connection options] status [--json]\n\n"
                "Shows the cluster as the daemon at --node sees it: every member's id, name,\n"
                "address, state (alive, suspect, dead), incarnation, tasks, load, capacity,\n"
-               "utilization, load average, free memory and owner state.\n\n"
+               "utilization, load average, free memory and owner state, and what it did for\n"
+               "migration since it started: MIGR tasks moved out/in, MOVED task state sent,\n"
+               "FWD messages forwarded to tasks that had left, LOCUPD location updates sent.\n\n"
             << options;
 }
 
@@ -28,7 +30,9 @@ void print_help(const po::options_description& options) {
 
 int status_command(const std::vector<std::string>& args, ConnectionSettings settings) {
   po::options_description options("Status options");
-  options.add_options()("json", "print JSON instead of a table")("help,h", "show this help");
+  auto add = options.add_options();
+  add("json", "print JSON instead of a table");
+  add("help,h", "show this help");
   options.add(settings.options());
   po::variables_map vm;
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("status", s.message());

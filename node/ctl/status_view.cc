@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "node/ctl/human_bytes.h"
 #include "node/ctl/text_table.h"
 
 namespace drift::ctl {
@@ -50,35 +51,46 @@ std::vector<std::string> table_row(const NodeStatus& n) {
           fixed(n.load.load_average, 2),
           fixed(n.load.utilization, 3),
           mebibytes(n.load.free_memory_bytes),
-          to_string(n.load.owner)};
+          to_string(n.load.owner),
+          std::to_string(n.counters.migrations_out) + "/" + std::to_string(n.counters.migrations_in),
+          human_bytes(n.counters.bytes_moved),
+          std::to_string(n.counters.messages_forwarded),
+          std::to_string(n.counters.location_updates)};
+}
+
+nlohmann::json node_json(const NodeStatus& n) {
+  return {{"id", n.member.node_id},
+          {"name", n.member.name},
+          {"address", n.member.address},
+          {"state", state_name(n.member.state)},
+          {"incarnation", n.member.incarnation},
+          {"tasks", n.load.task_count},
+          {"load", n.load.task_load},
+          {"capacity", n.load.capacity},
+          {"load_average", n.load.load_average},
+          {"utilization", n.load.utilization},
+          {"free_memory_bytes", n.load.free_memory_bytes},
+          {"owner", to_string(n.load.owner)},
+          {"migrations_out", n.counters.migrations_out},
+          {"migrations_in", n.counters.migrations_in},
+          {"bytes_moved", n.counters.bytes_moved},
+          {"messages_forwarded", n.counters.messages_forwarded},
+          {"location_updates", n.counters.location_updates}};
 }
 
 }  // namespace
 
 std::string status_table(const StatusReply& reply) {
   TextTable table({"ID", "NAME", "ADDRESS", "STATE", "INCARNATION", "TASKS", "LOAD", "CAPACITY",
-                   "LOADAVG", "UTIL", "FREE MEM", "OWNER"});
-  for (std::size_t c : {0, 4, 5, 6, 7, 8, 9, 10}) table.align_right(c);
+                   "LOADAVG", "UTIL", "FREE MEM", "OWNER", "MIGR", "MOVED", "FWD", "LOCUPD"});
+  for (std::size_t c : {0, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15}) table.align_right(c);
   for (const auto& node : sorted_nodes(reply)) table.add_row(table_row(node));
   return table.render();
 }
 
 nlohmann::json status_json(const StatusReply& reply) {
   auto nodes = nlohmann::json::array();
-  for (const auto& n : sorted_nodes(reply)) {
-    nodes.push_back({{"id", n.member.node_id},
-                     {"name", n.member.name},
-                     {"address", n.member.address},
-                     {"state", state_name(n.member.state)},
-                     {"incarnation", n.member.incarnation},
-                     {"tasks", n.load.task_count},
-                     {"load", n.load.task_load},
-                     {"capacity", n.load.capacity},
-                     {"load_average", n.load.load_average},
-                     {"utilization", n.load.utilization},
-                     {"free_memory_bytes", n.load.free_memory_bytes},
-                     {"owner", to_string(n.load.owner)}});
-  }
+  for (const auto& n : sorted_nodes(reply)) nodes.push_back(node_json(n));
   return {{"responder", reply.responder}, {"nodes", nodes}};
 }
 

@@ -1,6 +1,8 @@
 // How `driftctl status` shows a StatusReply: a table for people, or JSON for scripts
 // ({"responder":…, "nodes":[{"id","name","address","state","incarnation","tasks","load",
-// "capacity","load_average","utilization","free_memory_bytes","owner"}]}). Nodes sorted by id.
+// "capacity","load_average","utilization","free_memory_bytes","owner","migrations_out",
+// "migrations_in","bytes_moved","messages_forwarded","location_updates"}]}). Nodes sorted by id.
+// The table's last columns are those counters: MIGR (out/in), MOVED, FWD, LOCUPD.
 #pragma once
 
 #include <nlohmann/json.hpp>

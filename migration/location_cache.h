@@ -1,0 +1,39 @@
+// Where each task lives, as far as this node knows (DESIGN.md §7). Entries carry the task's move
+// count (epoch); an update only replaces an entry with an older epoch, so late or reordered
+// location updates can never point a sender backwards. Pure; network thread only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+struct Location {
+  std::uint32_t node = 0;
+  std::uint64_t epoch = 0;
+};
+
+class LocationCache {
+ public:
+  // The job's initial placement: task i on placement[i], epoch 0. Keeps newer entries.
+  void set_job(std::uint64_t job, const std::vector<std::uint32_t>& placement);
+  void drop_job(std::uint64_t job);
+  // True if the entry changed (the update was newer than what we knew).
+  bool update(TaskId task, std::uint32_t node, std::uint64_t epoch);
+  std::optional<Location> lookup(TaskId task) const;
+  // Every known task of a job with its location (for the root's reduction fan-out).
+  std::map<std::uint32_t, Location> job(std::uint64_t job) const;
+
+ private:
+  std::map<std::uint64_t, std::map<std::uint32_t, Location>> jobs_;
+};
+
+// The home of a task is its job's root node, encoded in the job id's upper 32 bits, so any node
+// can ask it without knowing the job.
+inline std::uint32_t home_of(std::uint64_t job) { return static_cast<std::uint32_t>(job >> 32); }
+
+}  // namespace drift

@@ -1,0 +1,44 @@
+// heat2d while the root moves a random task to a random node after every step (runtime option
+// chaos_migrations): the result is still exactly the serial reference's, and tasks did move.
+#include <gtest/gtest.h>
+
+#include "node/application.h"
+#include "node/ctl/job_client.h"
+#include "node/ctl/status_query.h"
+#include "tests/integration/cluster_test_fixture.h"
+
+namespace drift::test {
+namespace {
+
+class MigrationHeat2dTest : public ClusterTest {};
+
+TEST_F(MigrationHeat2dTest, RandomMigrationEveryStepKeepsTheSerialChecksum) {
+  start_cluster(4, /*slot=*/5);
+  wait_for_load_reports(1);
+  JobSpec spec = ctl::job_spec("heat2d", 16, 120, {{"size", "192x160"}});
+  spec.runtime["chaos_migrations"] = "1";
+  const Application* app = builtin_apps().find("heat2d");
+  ASSERT_TRUE(app->validate(spec).is_ok());
+  auto serial = app->run_serial(spec);
+  ASSERT_TRUE(serial.is_ok()) << serial.error();
+
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  auto end = ctl::run_job(*connection, spec, nullptr, ctl::Clock::now() + std::chrono::seconds(120));
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  if (auto* failed = std::get_if<JobFailed>(&*end)) FAIL() << "job failed: " << failed->reason;
+  EXPECT_EQ(std::get<JobResult>(*end).checksum, serial->checksum);
+
+  auto status = connect(1);
+  ASSERT_NE(status, nullptr);
+  ASSERT_TRUE(status->send(StatusRequest{}).is_ok());
+  auto reply = status->receive(ctl::Clock::now() + std::chrono::seconds(5));
+  ASSERT_TRUE(reply.is_ok()) << reply.error();
+  std::uint64_t migrations = 0;
+  for (const auto& n : std::get<StatusReply>(*reply).nodes) migrations += n.counters.migrations_out;
+  std::cout << "migrations during the run: " << migrations << "\n";
+  EXPECT_GT(migrations, 20u);
+}
+
+}  // namespace
+}  // namespace drift::test
