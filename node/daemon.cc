@@ -83,7 +83,8 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
                  MigrationService::Params{config_.chunk_bytes, config_.accept_tasks,
                                           config_.memory_limit},
                  [this](std::uint32_t id) { return membership_.is_alive(id); },
-                 [] { return read_available_memory(); }),
+                 [] { return read_available_memory(); },
+                 [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
       coordinator_(*this, apps_, locations_, [this] { return candidates(); }),
       task_lists_(io_),
       sweep_timer_(io_) {}
@@ -283,6 +284,8 @@ void Daemon::on_location_update(const LocationUpdate& u) {
 void Daemon::on_job_end(std::uint64_t job) {
   host_.end(job);
   router_.drop_job(job);
+  migration_.drop_job(job);
+  ended_jobs_.add(job);
 }
 
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {

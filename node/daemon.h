@@ -15,6 +15,7 @@
 #include "node/membership_service.h"
 #include "node/message_router.h"
 #include "node/messenger.h"
+#include "node/recent_set.h"
 #include "node/migration_service.h"
 #include "node/task_host.h"
 #include "node/task_list_query.h"
@@ -78,6 +79,7 @@ class Daemon final : public Messenger {
   JobCoordinator coordinator_;
   TaskListQuery task_lists_;
   std::map<std::uint64_t, ConnectionPtr> migrate_requests_;
+  RecentSet ended_jobs_{4096};  // so late state for an ended job is refused
   std::uint64_t next_request_ = 0;
   asio::steady_timer sweep_timer_;
   bool stopping_ = false;

@@ -221,10 +221,12 @@ void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
   jobs_.erase(job_id);
 }
 
+// Every live node hears of the end, not only the hosts we know of: a task may be arriving at a
+// node the home has not heard about yet.
 void JobCoordinator::end_everywhere(const Job& job, bool failed, const std::string& reason) {
-  for (std::uint32_t node : job.nodes) {
-    messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
-  }
+  std::set<std::uint32_t> nodes = job.nodes;
+  for (const auto& c : candidates_()) nodes.insert(c.node_id);
+  for (std::uint32_t node : nodes) messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
 }
 
 JobCoordinator::Job* JobCoordinator::find(std::uint64_t id) {

@@ -13,7 +13,7 @@ std::string task_name(TaskId t) {
 MigrationService::MigrationService(Messenger& messenger, TaskHost& host, MessageRouter& router,
                                    LocationCache& cache, ForwardingTable& pointers,
                                    NodeCounters& counters, const AppRegistry& apps, Params params,
-                                   IsAlive is_alive, FreeMemory free)
+                                   IsAlive is_alive, FreeMemory free, JobEnded job_ended)
     : messenger_(messenger),
       host_(host),
       router_(router),
@@ -23,7 +23,8 @@ MigrationService::MigrationService(Messenger& messenger, TaskHost& host, Message
       apps_(apps),
       params_(params),
       is_alive_(std::move(is_alive)),
-      free_memory_(std::move(free)) {}
+      free_memory_(std::move(free)),
+      job_ended_(std::move(job_ended)) {}
 
 void MigrationService::report(const MigrateCommand& cmd, bool ok, const std::string& reason,
                               std::uint64_t bytes, double seconds) {
@@ -144,6 +145,7 @@ std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer
   if (!params_.accept) return "node " + std::to_string(messenger_.self_id()) +
                               " does not accept tasks (unavailable)";
   if (!apps_.find(offer.spec.app)) return "unknown application '" + offer.spec.app + "'";
+  if (job_ended_(offer.task.job)) return "the job has ended";
   if (host_.hosts(offer.task)) return "the task already lives here";
   if (incoming_.count(offer.task)) return "the task is already arriving";
   std::uint64_t limit = params_.memory_limit > 0 ? params_.memory_limit : free_memory_() / 2;
@@ -210,6 +212,10 @@ void MigrationService::install(Incoming& in) {
   cache_.update(offer.task, messenger_.self_id(), offer.epoch);
   router_.on_installed(offer.task);
   messenger_.send_to_node(in.from, MigrationDone{offer.task, offer.epoch, true, ""});
+}
+
+void MigrationService::drop_job(std::uint64_t job) {
+  std::erase_if(incoming_, [&](const auto& entry) { return entry.first.job == job; });
 }
 
 void MigrationService::on_node_dead(std::uint32_t node) {

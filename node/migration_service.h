@@ -33,10 +33,12 @@ class MigrationService {
   };
   using IsAlive = std::function<bool(std::uint32_t)>;
   using FreeMemory = std::function<std::uint64_t()>;
+  using JobEnded = std::function<bool(std::uint64_t)>;
 
   MigrationService(Messenger& messenger, TaskHost& host, MessageRouter& router,
                    LocationCache& cache, ForwardingTable& pointers, NodeCounters& counters,
-                   const AppRegistry& apps, Params params, IsAlive is_alive, FreeMemory free);
+                   const AppRegistry& apps, Params params, IsAlive is_alive, FreeMemory free,
+                   JobEnded job_ended);
 
   // A command arrived (or was made here): move the task if it lives here, else pass it on.
   void on_command(const MigrateCommand& cmd);
@@ -46,6 +48,8 @@ class MigrationService {
   void on_chunk(const MigrationChunk& chunk, std::uint32_t from);
   // A peer died: moves to it resume here, moves from it are dropped.
   void on_node_dead(std::uint32_t node);
+  // The job is over: state arriving for it is dropped.
+  void drop_job(std::uint64_t job);
   void set_accepting(bool accept) { params_.accept = accept; }
 
  private:
@@ -79,6 +83,7 @@ class MigrationService {
   Params params_;
   IsAlive is_alive_;
   FreeMemory free_memory_;
+  JobEnded job_ended_;
   std::map<TaskId, Outgoing> outgoing_;
   std::map<TaskId, Incoming> incoming_;
 };
