@@ -1,5 +1,8 @@
 // The applications this build knows (node/application.h's builtin_apps()). Add new apps here.
+#include "apps/ballast/ballast_app.h"
+#include "apps/chatter/chatter_app.h"
 #include "apps/heat2d/heat2d_app.h"
+#include "apps/pingpong/pingpong_app.h"
 #include "node/application.h"
 
 namespace drift {
@@ -8,6 +11,9 @@ const AppRegistry& builtin_apps() {
   static const AppRegistry registry = [] {
     AppRegistry r;
     r.add(heat2d::make_heat2d_app());
+    r.add(chatter::make_chatter_app());
+    r.add(ballast::make_ballast_app());
+    r.add(pingpong::make_pingpong_app());
     return r;
   }();
   return registry;

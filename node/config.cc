@@ -490,10 +490,13 @@ Status apply(const Sources& src, NodeConfig& c) {
   a.check(c.reconnect_max >= c.reconnect_min, "net.reconnect_max_ms",
           "must be >= net.reconnect_min_ms (" + ms(c.reconnect_min) + ")")
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)
-      .path("log.file", true, c.log_file)
-      .check(c.chunk_bytes + 1024 <= c.max_frame_bytes, "migration.chunk_bytes",
-             "must leave 1024 bytes of room below net.max_frame_bytes (" +
-                 std::to_string(c.max_frame_bytes) + ")");
+      .path("log.file", true, c.log_file);
+  if (c.where("migration.chunk_bytes") == "default") {  // fit the default to a smaller frame
+    c.chunk_bytes = std::min(c.chunk_bytes, c.max_frame_bytes - 1024);
+  }
+  a.check(c.chunk_bytes + 1024 <= c.max_frame_bytes, "migration.chunk_bytes",
+          "must leave 1024 bytes of room below net.max_frame_bytes (" +
+              std::to_string(c.max_frame_bytes) + ")");
   c.accept_tasks = accept == "true";
   if (c.name.empty()) c.name = host_name();
   return a.status();

@@ -164,8 +164,14 @@ void Daemon::send(std::uint32_t node_id, WireMessage msg, bool bulk) {
     spdlog::warn("no address for node {}; dropped a {}", node_id, to_string(type_of(msg)));
     return;
   }
-  transport_.send(node_id, *address, std::make_shared<const std::vector<std::uint8_t>>(encode(msg)),
-                  bulk);
+  transport_.send(node_id, *address, make_frame(encode(msg)), bulk);
+}
+
+void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
+  if (node_id == config_.node_id) return;  // only remote peers get raw frames
+  auto address = membership_.address_of(node_id);
+  if (!address || !membership_.is_alive(node_id)) return;
+  transport_.send(node_id, *address, std::move(frame), true);
 }
 
 // Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers.
@@ -343,7 +349,7 @@ void Daemon::on_transition(const MemberTransition& t) {
   for (std::uint64_t job : host_.jobs()) {
     auto info = host_.job_info(job);
     if (info && info->root == t.node_id) {
-      spdlog::warn("job {:x} abandoned: its root, node {} ({}), was declared dead", job,
+      spdlog::warn("job {:#x} abandoned: its root, node {} ({}), was declared dead", job,
                    t.node_id, name);
       on_job_end(job);
     }
@@ -379,12 +385,14 @@ StatusReply Daemon::status() {
   return reply;
 }
 
+// Live members with their advertised capacity. A member whose first heartbeat has not arrived
+// yet (it just joined) counts with our own capacity rather than being left out.
 std::vector<PlacementCandidate> Daemon::candidates() const {
   std::vector<PlacementCandidate> out;
   for (const Member& m : table_.members()) {
     if (m.info.state != MemberState::kAlive) continue;
-    double capacity = m.info.node_id == config_.node_id ? capacity_ : m.load.capacity;
-    if (m.info.node_id != config_.node_id && !m.heard) continue;
+    bool self = m.info.node_id == config_.node_id;
+    double capacity = self || !m.heard ? capacity_ : m.load.capacity;
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
     out.push_back({m.info.node_id, m.info.name, capacity});
   }

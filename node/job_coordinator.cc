@@ -71,7 +71,7 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
   for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[placement[i]].push_back(i);
   for (const auto& [node, indices] : by_node) job.nodes.insert(node);
-  spdlog::info("job {:x}: {} with {} tasks on {} nodes", job.id, spec.app, spec.tasks,
+  spdlog::info("job {:#x}: {} with {} tasks on {} nodes", job.id, spec.app, spec.tasks,
                by_node.size());
   std::uint64_t id = job.id;
   locations_.set_job(id, placement);
@@ -175,7 +175,7 @@ void JobCoordinator::complete_job(Job& job) {
   res.tasks = job.spec.tasks;
   res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.begin).count();
   res.details = outcome->details;
-  spdlog::info("job {:x} done in {:.3f} s: checksum {}", job.id, res.wall_s, res.checksum);
+  spdlog::info("job {:#x} done in {:.3f} s: checksum {}", job.id, res.wall_s, res.checksum);
   reply(job.client, res);
   end_everywhere(job, false, "done");
   locations_.drop_job(job.id);
@@ -214,7 +214,7 @@ void JobCoordinator::on_client_closed(const ConnectionPtr& client) {
 void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
   Job* job = find(job_id);
   if (!job) return;
-  spdlog::warn("job {:x} failed: {}", job_id, reason);
+  spdlog::warn("job {:#x} failed: {}", job_id, reason);
   reply(job->client, JobFailed{job_id, reason});
   end_everywhere(*job, true, reason);
   locations_.drop_job(job_id);

@@ -49,7 +49,7 @@ void MembershipService::round() {
   hb.load = load_();
   if (counters_) hb.counters = counters_();
   hb.gossip = table_.gossip(params_.gossip_entries);
-  Frame frame = std::make_shared<const std::vector<std::uint8_t>>(encode(WireMessage(hb)));
+  Frame frame = make_frame(encode(WireMessage(hb)));
   for (std::uint32_t id : table_.local_group(params_.group_size)) {
     if (auto address = address_of(id)) transport_.send(id, *address, frame);
   }

@@ -11,15 +11,35 @@ MessageRouter::MessageRouter(Messenger& messenger, TaskHost& host, LocationCache
 void MessageRouter::route(TaskMessage&& msg, std::uint32_t from_node) {
   const std::uint32_t self = messenger_.self_id();
   if (host_.deliver(std::move(msg), from_node)) return;
+  if (from_node == self) return send_own(std::move(msg));
   if (ForwardingPointer* pointer = pointers_.find(msg.to)) {
     return forward(std::move(msg), from_node, *pointer);
   }
-  if (from_node == self || home_of(msg.to.job) == self) {
+  if (home_of(msg.to.job) == self) {  // the home knows where its tasks are
     auto loc = cache_.lookup(msg.to);
     if (loc && loc->node != self && loc->node != from_node) {
+      ++counters_.messages_forwarded;
+      ++counters_.location_updates;
+      messenger_.send_to_node(from_node, LocationUpdate{msg.to, loc->node, loc->epoch});
       messenger_.send_to_node(loc->node, std::move(msg));
       return;
     }
+  }
+  wait_for_home(std::move(msg));
+}
+
+// A message of one of our own tasks goes straight to the newest place we know: the cache is
+// updated when a task leaves us and by every location update, so this is never "forwarding".
+void MessageRouter::send_own(TaskMessage&& msg) {
+  const std::uint32_t self = messenger_.self_id();
+  auto loc = cache_.lookup(msg.to);
+  const ForwardingPointer* pointer = pointers_.find(msg.to);
+  if (pointer && (!loc || loc->epoch < pointer->epoch)) {
+    loc = Location{pointer->dest, pointer->epoch};
+  }
+  if (loc && loc->node != self) {
+    messenger_.send_to_node(loc->node, std::move(msg));
+    return;
   }
   wait_for_home(std::move(msg));
 }
@@ -32,7 +52,7 @@ void MessageRouter::forward(TaskMessage&& msg, std::uint32_t from_node,
   ++counters_.messages_forwarded;
   bool tell = pointers_.forwarded(task, from_node, Clock::now());
   messenger_.send_to_node(dest, std::move(msg));
-  if (tell && from_node != messenger_.self_id()) {
+  if (tell) {
     ++counters_.location_updates;
     messenger_.send_to_node(from_node, LocationUpdate{task, dest, epoch});
   }

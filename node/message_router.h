@@ -1,9 +1,10 @@
 // Gets every task message to its task, wherever it is now (DESIGN.md §6-7): delivered here if
-// the task lives here; forwarded along a forwarding pointer if it left, telling the sender's node
-// the new place (one update per node and move); sent straight to the cached location for a
-// message of a local sender; otherwise held while the task's home is asked. Messages from other
-// nodes never follow this node's cache, only pointers or the home's answer, so stale caches
-// cannot bounce a message between two nodes. Network thread only.
+// the task lives here; a local sender's message goes straight to the newest known place; a
+// message from another node that finds the task gone is forwarded along the forwarding pointer
+// (or, at the task's home, to the home's known place) and the sender's node is told the new
+// place, once per node and move; otherwise it waits while the task's home is asked. Messages
+// from other nodes never follow this node's cache, only pointers or the home's answer, so stale
+// caches cannot bounce a message between two nodes. Network thread only.
 #pragma once
 
 #include <chrono>
@@ -43,6 +44,7 @@ class MessageRouter {
     Clock::time_point asked;
   };
 
+  void send_own(TaskMessage&& msg);
   void forward(TaskMessage&& msg, std::uint32_t from_node, ForwardingPointer& pointer);
   void wait_for_home(TaskMessage&& msg);
   void ask_home(TaskId task);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "node/out_frame.h"
 #include "protocol/messages.h"
 
 namespace drift {
@@ -17,6 +18,8 @@ class Messenger {
   virtual void send_bulk_to_node(std::uint32_t node_id, WireMessage msg) {
     send_to_node(node_id, std::move(msg));
   }
+  // An already encoded bulk frame to another node (large state written without a copy).
+  virtual void send_frame(std::uint32_t node_id, Frame frame) = 0;
 };
 
 }  // namespace drift

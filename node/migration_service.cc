@@ -2,11 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include "protocol/codec.h"
+
 namespace drift {
 
 namespace {
 std::string task_name(TaskId t) {
-  return fmt::format("{:x}:{}", t.job, t.index);
+  return fmt::format("{:#x}:{}", t.job, t.index);
+}
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 }  // namespace
 
@@ -73,15 +78,17 @@ void MigrationService::on_captured(TaskId task, Result<std::vector<std::uint8_t>
   if (it == outgoing_.end()) return;
   if (!state) return finish(task, false, state.error());
   Outgoing& out = it->second;
-  out.state = std::move(state).value();
+  out.state = std::make_shared<const std::vector<std::uint8_t>>(std::move(state).value());
+  spdlog::debug("migration of {}: captured {} bytes after {:.3f} ms", task_name(task),
+                out.state->size(), ms_since(out.began));
   auto info = host_.job_info(task.job);
   if (!info) return finish(task, false, "the job ended");
   MigrationOffer offer{task,
                        out.epoch,
                        info->root,
                        info->spec,
-                       out.state.size(),
-                       chunk_count(out.state.size(), params_.chunk_bytes)};
+                       out.state->size(),
+                       chunk_count(out.state->size(), params_.chunk_bytes)};
   messenger_.send_to_node(out.cmd.dest, std::move(offer));
 }
 
@@ -95,12 +102,19 @@ void MigrationService::on_answer(const MigrationAnswer& answer, std::uint32_t fr
                   "node " + std::to_string(from) + " refused the task: " + answer.reason);
   }
   Outgoing& out = it->second;
-  const std::uint32_t chunks = chunk_count(out.state.size(), params_.chunk_bytes);
+  spdlog::debug("migration of {}: accepted after {:.3f} ms", task_name(answer.task),
+                ms_since(out.began));
+  const std::uint32_t chunks = chunk_count(out.state->size(), params_.chunk_bytes);
   for (std::uint32_t i = 0; i < chunks; ++i) {
-    auto piece = chunk_of(out.state, i, params_.chunk_bytes);
-    MigrationChunk chunk{answer.task, out.epoch, i, {piece.begin(), piece.end()}};
-    messenger_.send_bulk_to_node(from, std::move(chunk));
+    auto piece = chunk_of(*out.state, i, params_.chunk_bytes);
+    MigrationChunk chunk{answer.task, out.epoch, i, {}};
+    Frame frame = make_frame(encode_chunk_prefix(chunk, piece.size()));
+    frame.tail_owner = out.state;
+    frame.tail = piece;
+    messenger_.send_frame(from, std::move(frame));
   }
+  spdlog::debug("migration of {}: {} chunks queued after {:.3f} ms", task_name(answer.task),
+                chunks, ms_since(out.began));
 }
 
 void MigrationService::on_done(const MigrationDone& done, std::uint32_t from) {
@@ -131,14 +145,14 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason) {
   pointers_.add(task, dest, out.epoch, Clock::now());
   cache_.update(task, dest, out.epoch);
   ++counters_.migrations_out;
-  counters_.bytes_moved += out.state.size();
+  counters_.bytes_moved += out.state->size();
   for (auto& h : held) router_.route(std::move(h.msg), h.from_node);
   std::uint32_t home = home_of(task.job);
   if (home != messenger_.self_id()) ++counters_.location_updates;
   messenger_.send_to_node(home, LocationUpdate{task, dest, out.epoch});
   spdlog::info("migrated {} to node {}: {} bytes in {:.3f} s", task_name(task), dest,
-               out.state.size(), seconds);
-  report(out.cmd, true, "", out.state.size(), seconds);
+               out.state->size(), seconds);
+  report(out.cmd, true, "", out.state->size(), seconds);
 }
 
 std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer) const {
@@ -184,7 +198,9 @@ void MigrationService::on_chunk(const MigrationChunk& chunk, std::uint32_t from)
     return messenger_.send_to_node(from, std::move(done));
   }
   if (!in.assembler.complete()) return;
+  auto began = Clock::now();
   install(in);
+  spdlog::debug("task {} installed in {:.3f} ms", task_name(chunk.task), ms_since(began));
   incoming_.erase(chunk.task);
 }
 

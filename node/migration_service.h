@@ -56,7 +56,7 @@ class MigrationService {
   struct Outgoing {
     MigrateCommand cmd;
     std::uint64_t epoch = 0;  // the task's move count once it arrives
-    std::vector<std::uint8_t> state;
+    std::shared_ptr<const std::vector<std::uint8_t>> state;
     Clock::time_point began;
   };
   struct Incoming {

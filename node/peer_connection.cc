@@ -52,12 +52,10 @@ void PeerConnection::send(Frame frame, bool bulk) {
   write_next();
 }
 
-void PeerConnection::send(const WireMessage& msg) {
-  send(std::make_shared<const std::vector<std::uint8_t>>(encode(msg)));
-}
+void PeerConnection::send(const WireMessage& msg) { send(make_frame(encode(msg))); }
 
 void PeerConnection::send_now(const WireMessage& msg) {
-  write_queue_.push_back(std::make_shared<const std::vector<std::uint8_t>>(encode(msg)));
+  write_queue_.push_back(make_frame(encode(msg)));
   write_next();
 }
 
@@ -69,9 +67,12 @@ void PeerConnection::write_next() {
   queue.pop_front();
   writing_ = true;
   auto self = shared_from_this();
-  asio::async_write(socket_, asio::buffer(*in_flight_), [self](std::error_code ec, std::size_t) {
+  std::array<asio::const_buffer, 2> buffers{asio::buffer(*in_flight_.head),
+                                            asio::buffer(in_flight_.tail.data(),
+                                                         in_flight_.tail.size())};
+  asio::async_write(socket_, buffers, [self](std::error_code ec, std::size_t) {
     self->writing_ = false;
-    self->in_flight_.reset();
+    self->in_flight_ = Frame{};
     if (self->closed()) return;
     if (ec) {
       self->close("write failed: " + ec.message());

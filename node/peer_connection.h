@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "node/out_frame.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"
 
@@ -21,7 +22,7 @@ namespace drift {
 
 class PeerConnection;
 using ConnectionPtr = std::shared_ptr<PeerConnection>;
-using Frame = std::shared_ptr<const std::vector<std::uint8_t>>;
+
 
 class ConnectionListener {
  public:
@@ -90,6 +91,7 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   std::deque<Frame> bulk_queue_;   // state chunks, in order, behind ordinary frames
   std::deque<std::pair<Frame, bool>> held_until_auth_;
   Frame in_flight_;                // the frame async_write is writing
+  bool has_in_flight_ = false;
   bool writing_ = false;
 };
 

@@ -78,7 +78,7 @@ void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backof
 }
 
 void Transport::send(std::uint32_t node_id, const Endpoint& address, const WireMessage& msg) {
-  send(node_id, address, std::make_shared<const std::vector<std::uint8_t>>(encode(msg)));
+  send(node_id, address, make_frame(encode(msg)));
 }
 
 void Transport::send(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk) {
@@ -89,10 +89,10 @@ void Transport::send(std::uint32_t node_id, const Endpoint& address, Frame frame
     link.conn->send(std::move(frame), bulk);
     return;
   }
-  link.pending_bytes += frame->size();
+  link.pending_bytes += frame.size();
   link.pending.emplace_back(std::move(frame), bulk);
   while (link.pending_bytes > kMaxPendingBytes && !link.pending.empty()) {
-    link.pending_bytes -= link.pending.front().first->size();
+    link.pending_bytes -= link.pending.front().first.size();
     link.pending.pop_front();
     spdlog::warn("node {} unreachable: dropped a queued frame (over {} bytes queued)", node_id,
                  kMaxPendingBytes);

@@ -20,6 +20,12 @@ std::vector<std::uint8_t> encode(const WireMessage& msg);
 std::vector<std::uint8_t> encode_body(const WireMessage& msg);
 MsgType type_of(const WireMessage& msg);
 
+// The start of a MigrationChunk frame whose `bytes` (payload_size of them) follow separately:
+// prefix + payload is exactly encode(chunk with those bytes). Lets a sender write a large state
+// straight from its buffer.
+std::vector<std::uint8_t> encode_chunk_prefix(const MigrationChunk& without_bytes,
+                                              std::uint64_t payload_size);
+
 Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body);
 // A complete frame: header checks (magic, version, max_body) then the body.
 Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body);

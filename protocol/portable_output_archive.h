@@ -30,7 +30,8 @@ class ByteSink : public std::streambuf {
 
  protected:
   std::streamsize xsputn(const char* s, std::streamsize n) override {
-    bytes_.insert(bytes_.end(), s, s + n);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(s);  // same bytes: a plain memmove
+    bytes_.insert(bytes_.end(), p, p + n);
     return n;
   }
   int_type overflow(int_type c) override {

@@ -1,3 +1,4 @@
+// driftctl_main() (driftctl.h): splits global options from the command and dispatches.
 #include "node/ctl/driftctl.h"
 
 #include <boost/program_options.hpp>
@@ -47,7 +48,8 @@ int print_help(ConnectionSettings& settings) {
       << general_options() << "\n"
       << settings.options()
       << "\nExit codes: 0 ok, 1 the job or operation failed, 2 usage error, 3 cannot reach or\n"
-         "authenticate with the daemon.\n";
+         "authenticate with the daemon, or it did not answer in time.\n"
+         "Job ids print as hex with 0x (0x1e01d0001); migrate also takes them in decimal.\n";
   return kExitOk;
 }
 

@@ -1,3 +1,4 @@
+// The end of `driftctl run` as text and JSON (job_report.h).
 #include "node/ctl/job_report.h"
 
 #include <cstdio>

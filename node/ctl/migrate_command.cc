@@ -40,7 +40,7 @@ void print_help(const po::options_description& options) {
                "Moves task INDEX of job JOB to node NODE_ID while the job runs, and prints\n"
                "e.g. 'moved 0x1a2b3c0001:5 from node 2 to node 3: 64.0 MiB in 0.087 s'\n"
                "(state size; time the task was frozen). JOB is written as 'run' and 'tasks'\n"
-               "print it: hex with 0x, or decimal. 'driftctl tasks' lists the tasks.\n\n";
+               "print it: hex with 0x, or decimal. 'driftctl tasks' lists the tasks.\n";
   options.print(std::cout);
 }
 
@@ -52,8 +52,9 @@ po::options_description positional_options(MigrateArgs& a) {
 }
 
 // Parses into `a` and `request`; the exit code when that is all (usage error, --help).
-std::optional<int> parse_command_line(const std::vector<std::string>& args, ConnectionSettings& settings,
-                       MigrateArgs& a, MigrateRequest& request) {
+std::optional<int> parse_command_line(const std::vector<std::string>& args,
+                                      ConnectionSettings& settings, MigrateArgs& a,
+                                      MigrateRequest& request) {
   po::options_description visible;
   visible.add(migrate_options(a)).add(settings.options());
   po::options_description all;
@@ -61,7 +62,8 @@ std::optional<int> parse_command_line(const std::vector<std::string>& args, Conn
   po::positional_options_description positional;
   positional.add("target", -1);
   po::variables_map vm;
-  if (Status s = parse_args(args, all, positional, vm); !s) return usage_error("migrate", s.message());
+  if (Status s = parse_args(args, all, positional, vm); !s)
+    return usage_error("migrate", s.message());
   if (vm.count("help")) return print_help(visible), kExitOk;
   auto target = parse_migrate_target(a.positional);
   if (!target) return usage_error("migrate", target.error());
@@ -80,7 +82,8 @@ Clock::time_point deadline_after(double seconds) {
 
 int report_outcome(const MigrateRequest& request, const MigrationReport& report) {
   if (!report.ok) {
-    return report_failure(kExitFailed, migration_failure(request.task, request.dest, report.reason));
+    return report_failure(kExitFailed,
+                          migration_failure(request.task, request.dest, report.reason));
   }
   std::cout << migration_summary(report) << "\n";
   return kExitOk;

@@ -13,8 +13,8 @@ Result<MigrationReport> request_migration(ClientConnection& connection,
                                           Clock::time_point deadline) {
   if (Status s = connection.send(request); !s) return s;
   auto msg = connection.receive(deadline);
-  const std::string what = "migrating " + format_task_id(request.task) + " to node " +
-                           std::to_string(request.dest);
+  const std::string what =
+      "migrating " + format_task_id(request.task) + " to node " + std::to_string(request.dest);
   if (!msg) return Status::error(what + ": " + msg.error());
   if (auto* report = std::get_if<MigrationReport>(&*msg)) return std::move(*report);
   return Status::error(connection.address() + " answered MigrateRequest with " +

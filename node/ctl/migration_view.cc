@@ -12,8 +12,8 @@ std::string migration_summary(const MigrationReport& report) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.3f s", report.seconds);
   return "moved " + format_task_id(report.task) + " from node " + std::to_string(report.from) +
-         " to node " + std::to_string(report.to) + ": " + human_bytes(report.state_bytes) +
-         " in " + seconds;
+         " to node " + std::to_string(report.to) + ": " + human_bytes(report.state_bytes) + " in " +
+         seconds;
 }
 
 std::string migration_failure(const TaskId& task, std::uint32_t dest, const std::string& reason) {

@@ -1,3 +1,4 @@
+// `driftctl run` (run_command.h): options, local validation, then cluster or serial run.
 #include "node/ctl/run_command.h"
 
 #include <unistd.h>
@@ -142,7 +143,9 @@ int run_app(const Application& app, const std::vector<std::string>& args,
 
   JobSpec spec = job_spec(app.name(), a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;
-  if (Status s = add_runtime_options(spec, a.chaos_migrations, a.serial); !s) return usage_error("run", s.message());
+  if (Status s = add_runtime_options(spec, a.chaos_migrations, a.serial); !s) {
+    return usage_error("run", s.message());
+  }
   if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
   if (a.serial) return run_serial(app, spec, a.json);
   if (spec.tasks == 0) return usage_error("run", "--tasks N is required");

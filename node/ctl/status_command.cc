@@ -1,3 +1,4 @@
+// `driftctl status` (status_command.h): one StatusRequest, printed.
 #include "node/ctl/status_command.h"
 
 #include <boost/program_options.hpp>

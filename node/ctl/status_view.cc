@@ -1,3 +1,4 @@
+// Rendering of `driftctl status` (status_view.h).
 #include "node/ctl/status_view.h"
 
 #include <algorithm>
@@ -39,6 +40,11 @@ const char* state_name(MemberState s) {
 
 std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+// MIGR: "out/in".
+std::string migrations(const NodeCounters& c) {
+  return std::to_string(c.migrations_out) + "/" + std::to_string(c.migrations_in);
+}
+
 std::vector<std::string> table_row(const NodeStatus& n) {
   return {std::to_string(n.member.node_id),
           n.member.name,
@@ -52,7 +58,7 @@ std::vector<std::string> table_row(const NodeStatus& n) {
           fixed(n.load.utilization, 3),
           mebibytes(n.load.free_memory_bytes),
           to_string(n.load.owner),
-          std::to_string(n.counters.migrations_out) + "/" + std::to_string(n.counters.migrations_in),
+          migrations(n.counters),
           human_bytes(n.counters.bytes_moved),
           std::to_string(n.counters.messages_forwarded),
           std::to_string(n.counters.location_updates)};

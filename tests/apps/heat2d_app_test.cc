@@ -36,13 +36,13 @@ TEST(Heat2dApp, DescribesItself) {
   EXPECT_EQ(app.name(), "heat2d");
   EXPECT_EQ(app.reduction_ops(), (std::vector<ReduceOp>{ReduceOp::kSum, ReduceOp::kMax}));
   EXPECT_EQ(app.option_help().size(), 3u);
-  JobSpec spec{"heat2d", 0, 0, {}};
+  JobSpec spec{"heat2d", 0, 0, {}, {}};
   ASSERT_TRUE(app.validate(spec));
   EXPECT_EQ(spec.tasks, 4u);
 }
 
 TEST(Heat2dApp, CreatesTasksOnlyForValidIndices) {
-  JobSpec spec{"heat2d", 3, 5, {{"size", "20x20"}}};
+  JobSpec spec{"heat2d", 3, 5, {{"size", "20x20"}}, {}};
   EXPECT_NE(heat2d().create_task(spec, 2), nullptr);
   EXPECT_EQ(heat2d().create_task(spec, 3), nullptr);
   spec.params["size"] = "bad";
@@ -50,7 +50,7 @@ TEST(Heat2dApp, CreatesTasksOnlyForValidIndices) {
 }
 
 TEST(Heat2dApp, CombineNamesTheMalformedResult) {
-  JobSpec spec{"heat2d", 3, 5, {{"size", "20x20"}}};
+  JobSpec spec{"heat2d", 3, 5, {{"size", "20x20"}}, {}};
   const auto good = encode_portable(heat2d::TaskResult{1, 0, 0});
   auto out = heat2d().combine(spec, {good, {1, 2, 3}, good});
   ASSERT_FALSE(out);
@@ -64,7 +64,7 @@ TEST(Heat2dApp, CombineNamesTheMalformedResult) {
 }
 
 TEST(Heat2dApp, CombineSumsPartialChecksumsWrapping) {
-  JobSpec spec{"heat2d", 2, 5, {{"size", "20x20"}}};
+  JobSpec spec{"heat2d", 2, 5, {{"size", "20x20"}}, {}};
   auto out = heat2d().combine(spec, {encode_portable(heat2d::TaskResult{~0ULL, 4.0, 0.5}),
                                      encode_portable(heat2d::TaskResult{2, 4.0, 0.5})});
   ASSERT_TRUE(out) << out.error();
@@ -74,12 +74,12 @@ TEST(Heat2dApp, CombineSumsPartialChecksumsWrapping) {
 }
 
 TEST(Heat2dApp, SerialReferenceHasSixteenHexDigits) {
-  auto out = heat2d().run_serial(JobSpec{"heat2d", 4, 20, {{"size", "30x20"}}});
+  auto out = heat2d().run_serial(JobSpec{"heat2d", 4, 20, {{"size", "30x20"}}, {}});
   ASSERT_TRUE(out) << out.error();
   EXPECT_EQ(out->checksum.size(), 16u);
   EXPECT_EQ(out->checksum.find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_TRUE(out->details.count("residual"));
-  EXPECT_FALSE(heat2d().run_serial(JobSpec{"heat2d", 4, 20, {{"size", "1x1"}}}));
+  EXPECT_FALSE(heat2d().run_serial(JobSpec{"heat2d", 4, 20, {{"size", "1x1"}}, {}}));
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ class Heat2dDistributed : public ::testing::TestWithParam<std::tuple<Grid, std::
 TEST_P(Heat2dDistributed, MatchesSerialBitForBit) {
   const auto [grid, tasks] = GetParam();
   const Application& app = *builtin_apps().find("heat2d");
-  const JobSpec spec{"heat2d", tasks, grid.steps, {{"size", grid.size}}};
+  const JobSpec spec{"heat2d", tasks, grid.steps, {{"size", grid.size}}, {}};
   auto serial = app.run_serial(spec);
   ASSERT_TRUE(serial) << serial.error();
   std::uint64_t migrations = 0;
@@ -58,7 +58,7 @@ INSTANTIATE_TEST_SUITE_P(GridsAndTasks, Heat2dDistributed,
 
 TEST(Heat2dDistributedTest, EveryHandlerMigrates) {
   const Application& app = *builtin_apps().find("heat2d");
-  const JobSpec spec{"heat2d", 6, 6, {{"size", "23x19"}}};
+  const JobSpec spec{"heat2d", 6, 6, {{"size", "23x19"}}, {}};
   auto serial = app.run_serial(spec);
   auto out = run_in_process(app, spec, {.seed = 11, .migrate_probability = 1.0});
   ASSERT_TRUE(serial && out) << (out ? serial.error() : out.error());
@@ -67,8 +67,8 @@ TEST(Heat2dDistributedTest, EveryHandlerMigrates) {
 
 TEST(Heat2dDistributedTest, ChecksumDependsOnTheRun) {
   const Application& app = *builtin_apps().find("heat2d");
-  auto a = run_in_process(app, JobSpec{"heat2d", 4, 5, {{"size", "20x20"}}});
-  auto b = run_in_process(app, JobSpec{"heat2d", 4, 6, {{"size", "20x20"}}});
+  auto a = run_in_process(app, JobSpec{"heat2d", 4, 5, {{"size", "20x20"}}, {}});
+  auto b = run_in_process(app, JobSpec{"heat2d", 4, 6, {{"size", "20x20"}}, {}});
   ASSERT_TRUE(a && b);
   EXPECT_NE(a->checksum, b->checksum);
 }

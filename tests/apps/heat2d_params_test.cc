@@ -8,7 +8,7 @@ namespace drift::heat2d {
 namespace {
 
 JobSpec spec_with(std::string size, std::uint32_t tasks = 0, std::uint64_t steps = 0) {
-  JobSpec spec{"heat2d", tasks, steps, {}};
+  JobSpec spec{"heat2d", tasks, steps, {}, {}};
   spec.params["size"] = std::move(size);
   return spec;
 }
@@ -19,7 +19,7 @@ std::string error_of(const JobSpec& spec) {
 }
 
 TEST(Heat2dParams, DefaultsAreFilledIn) {
-  JobSpec spec{"heat2d", 0, 0, {}};
+  JobSpec spec{"heat2d", 0, 0, {}, {}};
   ASSERT_TRUE(fill_and_validate(spec));
   EXPECT_EQ(spec.params.at("size"), "256x256");
   EXPECT_EQ(spec.steps, 100u);

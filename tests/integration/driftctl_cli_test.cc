@@ -1,13 +1,17 @@
 // driftctl end to end, as a user runs it: local up, status --json, run --json on the cluster and
-// --serial, usage and connection errors with their exit codes, local down.
+// --serial, tasks and migrate on a running job, usage and connection errors with their exit
+// codes, local down.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/poll.h"
 
 namespace drift::test {
 namespace {
@@ -75,6 +79,75 @@ TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
   EXPECT_EQ(down.exit_code, 0) << down.out;
   EXPECT_NE(down.out.find("node3"), std::string::npos) << down.out;
   EXPECT_TRUE(cluster().running_pids().empty());
+}
+
+// `driftctl run` of a job that never ends by itself, in a thread; the destructor takes the
+// cluster down (which ends the run) and joins, so an early ASSERT cannot leave the thread behind.
+class BackgroundRun {
+ public:
+  BackgroundRun(const std::string& run_args, std::string down_args)
+      : down_args_(std::move(down_args)), thread_([this, run_args] { driftctl(run_args); }) {}
+  ~BackgroundRun() {
+    driftctl(down_args_);
+    thread_.join();
+  }
+
+ private:
+  std::string down_args_;
+  std::thread thread_;
+};
+
+nlohmann::json tasks_of(const std::string& connection) {
+  const auto listed = driftctl(connection + "tasks --json");
+  if (listed.exit_code != 0) return nlohmann::json::array();
+  return nlohmann::json::parse(listed.out)["tasks"];
+}
+
+std::uint64_t sum_of(const nlohmann::json& nodes, const char* counter) {
+  std::uint64_t sum = 0;
+  for (const auto& n : nodes) sum += n[counter].get<std::uint64_t>();
+  return sum;
+}
+
+TEST_F(DriftctlCliTest, TasksAndMigrateOnARunningJob) {
+  const int port = base_port_for(12);
+  const std::string c = "--node 127.0.0.1:" + std::to_string(port) + " --secret-file " +
+                        (dir_ / "secret").string() + " ";
+  ASSERT_EQ(driftctl("local up --nodes 3 --base-port " + std::to_string(port) + dir_arg() +
+                     " --base-config " + local_conf().string())
+                .exit_code,
+            0);
+  BackgroundRun job(c + "run heat2d --size 256x256 --steps 1000000000 --tasks 6",
+                    "local down" + dir_arg());
+  nlohmann::json tasks;
+  ASSERT_TRUE(poll_until(std::chrono::seconds(20), std::chrono::milliseconds(100),
+                         [&] { return (tasks = tasks_of(c)).size() == 6; }));
+  const std::string id = tasks[0]["job"].get<std::string>() + ":0";
+  const int from = tasks[0]["node"].get<int>();
+  const int to = from % 3 + 1;
+  EXPECT_EQ(tasks[0]["epoch"], 0);
+
+  const auto moved = driftctl(c + "migrate " + id + " " + std::to_string(to));
+  ASSERT_EQ(moved.exit_code, 0) << moved.out;
+  const std::string expected = "moved " + id + " from node " + std::to_string(from) + " to node " +
+                               std::to_string(to) + ": ";
+  EXPECT_EQ(moved.out.rfind(expected, 0), 0u) << moved.out;
+  tasks = tasks_of(c);
+  ASSERT_EQ(tasks.size(), 6u);
+  EXPECT_EQ(tasks[0]["node"], to);
+  EXPECT_EQ(tasks[0]["epoch"], 1);
+
+  const auto again = driftctl(c + "migrate " + id + " " + std::to_string(to));
+  EXPECT_EQ(again.exit_code, 1) << again.out;
+  EXPECT_NE(again.out.find("cannot move " + id), std::string::npos) << again.out;
+
+  // The responder learns the other nodes' counters from their heartbeats.
+  nlohmann::json nodes;
+  EXPECT_TRUE(poll_until(std::chrono::seconds(5), std::chrono::milliseconds(100), [&] {
+    nodes = nlohmann::json::parse(driftctl(c + "status --json").out)["nodes"];
+    return sum_of(nodes, "migrations_out") == 1 && sum_of(nodes, "migrations_in") == 1;
+  })) << nodes;
+  EXPECT_GT(sum_of(nodes, "bytes_moved"), 0u) << nodes;
 }
 
 TEST_F(DriftctlCliTest, UsageErrorsExitTwo) {

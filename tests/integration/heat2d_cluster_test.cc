@@ -14,7 +14,7 @@ class Heat2dClusterTest : public ClusterTest {};
 TEST_F(Heat2dClusterTest, SixteenTasksOnFourDaemonsMatchTheSerialReference) {
   start_cluster(4, /*slot=*/0);
   wait_for_load_reports(1);
-  JobSpec spec{"heat2d", 16, 50, {{"size", "256x256"}}};
+  JobSpec spec = ctl::job_spec("heat2d", 16, 50, {{"size", "256x256"}});
   const Application* app = builtin_apps().find("heat2d");
   ASSERT_NE(app, nullptr);
   ASSERT_TRUE(app->validate(spec).is_ok());

@@ -45,7 +45,7 @@ TEST_F(NodeLossTest, JobFailsNamingTheLostNode) {
   auto connection = connect(1);
   ASSERT_NE(connection, nullptr);
   // Long enough that it is still running when a node is killed after its first progress report.
-  const JobSpec spec{"heat2d", 16, 1000000, {{"size", "512x512"}}};
+  const JobSpec spec = ctl::job_spec("heat2d", 16, 1000000, {{"size", "512x512"}});
   int victim = 0;
   bool tried = false;
   ctl::Clock::time_point killed_at{};

@@ -86,5 +86,15 @@ TEST(Codec, NamesForLogs) {
   EXPECT_STREQ(to_string(PeerRole::kClient), "client");
 }
 
+TEST(Codec, ChunkPrefixPlusPayloadIsTheWholeChunkFrame) {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}}) {
+    MigrationChunk chunk{{9, 3}, 2, 7, {}};
+    for (std::size_t i = 0; i < n; ++i) chunk.bytes.push_back(static_cast<std::uint8_t>(i * 31));
+    std::vector<std::uint8_t> joined = encode_chunk_prefix(chunk, n);
+    joined.insert(joined.end(), chunk.bytes.begin(), chunk.bytes.end());
+    EXPECT_EQ(joined, encode(chunk)) << n << " payload bytes";
+  }
+}
+
 }  // namespace
 }  // namespace drift

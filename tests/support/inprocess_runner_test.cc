@@ -112,7 +112,7 @@ class RingApp final : public Application {
 };
 
 JobSpec ring_spec(std::uint32_t tasks, std::uint64_t steps, std::string mode = "") {
-  JobSpec spec{"ring", tasks, steps, {}};
+  JobSpec spec{"ring", tasks, steps, {}, {}};
   if (!mode.empty()) spec.params["mode"] = mode;
   return spec;
 }

@@ -1,3 +1,4 @@
+// job_report: the end of `driftctl run` as text and as JSON, cluster and serial.
 #include "node/ctl/job_report.h"
 
 #include <gtest/gtest.h>
@@ -6,7 +7,14 @@ namespace drift::ctl {
 namespace {
 
 TEST(JobReportTest, JsonHasTheContractedFields) {
-  JobResult r{7, "heat2d", "0x00ff", 200, 16, 1.5, {{"residual", "1e-3"}}};
+  JobResult r;
+  r.job = 7;
+  r.app = "heat2d";
+  r.checksum = "0x00ff";
+  r.steps = 200;
+  r.tasks = 16;
+  r.wall_s = 1.5;
+  r.details = {{"residual", "1e-3"}};
   const auto j = job_report_json(report_of(r));
   EXPECT_EQ(j["app"], "heat2d");
   EXPECT_EQ(j["checksum"], "0x00ff");
@@ -14,7 +22,7 @@ TEST(JobReportTest, JsonHasTheContractedFields) {
   EXPECT_EQ(j["steps"], 200);
   EXPECT_EQ(j["tasks"], 16);
   EXPECT_DOUBLE_EQ(j["wall_s"].get<double>(), 1.5);
-  EXPECT_EQ(j["job"], 7);
+  EXPECT_EQ(j["job"], "0x7");
   EXPECT_EQ(j["details"]["residual"], "1e-3");
 }
 
@@ -23,6 +31,17 @@ TEST(JobReportTest, TextHasOneLinePerField) {
   EXPECT_NE(text.find("heat2d (serial reference)"), std::string::npos) << text;
   EXPECT_NE(text.find("checksum   0xab\n"), std::string::npos) << text;
   EXPECT_NE(text.find("wall time  0.250 s\n"), std::string::npos) << text;
+}
+
+TEST(JobReportTest, ClusterJobsShowTheirIdAsTasksAndMigrateTakeIt) {
+  JobResult r;
+  r.job = 0x1a2b3c0001;
+  r.app = "heat2d";
+  const std::string text = job_report_text(report_of(r));
+  EXPECT_NE(text.find("job        0x1a2b3c0001\n"), std::string::npos) << text;
+  EXPECT_EQ(job_report_json(report_of(r))["job"], "0x1a2b3c0001");
+  const auto serial = job_report_json({"heat2d", "0xab", 10, 1, 0.25, "serial", 0, {}});
+  EXPECT_FALSE(serial.contains("job"));
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// status_view: `driftctl status` as a table and as JSON, counters included.
 #include "node/ctl/status_view.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@ StatusReply sample() {
   a.load.capacity = 2.5e6;
   a.load.load_average = 0.75;
   a.load.free_memory_bytes = 3ull << 30;
+  a.counters = {4, 1, 96ull << 20, 250, 12};
   r.nodes = {b, a};
   return r;
 }
@@ -45,6 +47,24 @@ TEST(StatusViewTest, TableHasAHeaderAndOneRowPerNode) {
   EXPECT_NE(table.find("dead"), std::string::npos);
   EXPECT_NE(table.find("3072 MiB"), std::string::npos) << table;
   EXPECT_LT(table.find("node1"), table.find("node2"));
+}
+
+TEST(StatusViewTest, JsonHasEveryCounter) {
+  const auto j = status_json(sample())["nodes"][0];
+  EXPECT_EQ(j["migrations_out"], 4);
+  EXPECT_EQ(j["migrations_in"], 1);
+  EXPECT_EQ(j["bytes_moved"], 96ull << 20);
+  EXPECT_EQ(j["messages_forwarded"], 250);
+  EXPECT_EQ(j["location_updates"], 12);
+  EXPECT_EQ(status_json(sample())["nodes"][1]["bytes_moved"], 0);
+}
+
+TEST(StatusViewTest, TableEndsWithTheMigrationCounters) {
+  const std::string table = status_table(sample());
+  const std::string header = table.substr(0, table.find('\n'));
+  EXPECT_NE(header.find("OWNER      MIGR     MOVED  FWD  LOCUPD"), std::string::npos) << table;
+  EXPECT_NE(table.find("available   4/1  96.0 MiB  250      12\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("available   0/0       0 B    0       0\n"), std::string::npos) << table;
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// local_node_config: the config file `driftctl local up` writes for each daemon.
 #include "node/ctl/local_node_config.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// secret_file: reading and creating the cluster secret.
 #include "node/ctl/secret_file.h"
 
 #include <gtest/gtest.h>

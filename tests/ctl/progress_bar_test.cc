@@ -1,3 +1,4 @@
+// progress_bar: rendering of `driftctl run`'s progress line.
 #include "node/ctl/progress_bar.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// text_table: padded, right-aligned plain-text tables.
 #include "node/ctl/text_table.h"
 
 #include <gtest/gtest.h>

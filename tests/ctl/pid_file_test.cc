@@ -1,3 +1,4 @@
+// pid_file and daemon_process: pid files, and spawning and stopping the daemons `local` runs.
 #include "node/ctl/pid_file.h"
 
 #include <gtest/gtest.h>

@@ -1,0 +1,95 @@
+// The benchmark's local cluster (bench_cluster.h).
+#include "tests/bench/bench_cluster.h"
+
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "node/ctl/status_query.h"
+
+namespace fs = std::filesystem;
+
+namespace drift::bench {
+
+namespace {
+
+constexpr auto kLoadReportTimeout = std::chrono::seconds(10);
+constexpr auto kPollInterval = std::chrono::milliseconds(50);
+constexpr auto kStatusTimeout = std::chrono::seconds(2);
+
+Result<fs::path> make_temp_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/drift-bench-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return Status::error("cannot create a temp dir like " + pattern);
+  }
+  return fs::path(pattern);
+}
+
+bool every_member_reported(const StatusReply& reply, int nodes) {
+  if (static_cast<int>(reply.nodes.size()) != nodes) return false;
+  for (const auto& n : reply.nodes) {
+    if (n.load.free_memory_bytes == 0) return false;  // no load index received yet
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<BenchCluster>> BenchCluster::start(int nodes, std::uint16_t base_port,
+                                                          const fs::path& base_config) {
+  auto dir = make_temp_dir();
+  if (!dir) return dir.status();
+  ctl::LocalClusterOptions options;
+  options.stop_with_parent = true;
+  options.extra_args = {"--node.capacity=1"};
+  std::unique_ptr<BenchCluster> cluster(new BenchCluster(*dir, std::move(options)));
+  if (Status s = cluster->cluster_.up(nodes, base_port, base_config); !s) return s;
+  if (Status s = cluster->wait_for_load_reports(1); !s) return s;
+  return cluster;
+}
+
+BenchCluster::~BenchCluster() {
+  cluster_.down();
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+Result<ctl::ConnectOptions> BenchCluster::connect_options(int k) const {
+  auto options = cluster_.connect_options(k);
+  if (options) options->connect_timeout = options->handshake_timeout = std::chrono::seconds(5);
+  return options;
+}
+
+Result<std::unique_ptr<ctl::ClientConnection>> BenchCluster::connect(int k) const {
+  auto options = connect_options(k);
+  if (!options) return options.status();
+  return ctl::ClientConnection::open(*options);
+}
+
+Status BenchCluster::wait_for_load_reports(int k) const {
+  auto options = connect_options(k);
+  if (!options) return options.status();
+  const auto deadline = std::chrono::steady_clock::now() + kLoadReportTimeout;
+  std::string last = "no answer";
+  for (;;) {
+    auto reply = ctl::query_status(*options, kStatusTimeout);
+    if (reply && every_member_reported(*reply, nodes())) return Status::ok();
+    last = reply ? std::to_string(reply->nodes.size()) +
+                       " members listed, not all with a load "
+                       "report"
+                 : reply.error();
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Status::error("node " + std::to_string(k) +
+                           " has no load report from every member "
+                           "after 10 s: " +
+                           last);
+    }
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+}  // namespace drift::bench

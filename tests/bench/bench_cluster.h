@@ -1,0 +1,43 @@
+// The drift side of the benchmark: a local cluster of real driftd processes (node/ctl's
+// LocalCluster, so the same code as `driftctl local up`) in a fresh temp dir, every daemon with
+// node.capacity = 1 so that placement splits a job's tasks evenly into contiguous index ranges
+// (2 tasks on 2 nodes: task 0 on node 1, task 1 on node 2). Waits until node 1 has a load report
+// from every member, so placement sees all of them. The destructor stops the daemons and
+// removes the dir.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+
+#include "node/ctl/client_connection.h"
+#include "node/ctl/local_cluster.h"
+#include "protocol/status.h"
+
+namespace drift::bench {
+
+class BenchCluster {
+ public:
+  // `base_config` is conf/local.conf or another base config for `driftctl local up`.
+  static Result<std::unique_ptr<BenchCluster>> start(int nodes, std::uint16_t base_port,
+                                                     const std::filesystem::path& base_config);
+  ~BenchCluster();
+  BenchCluster(const BenchCluster&) = delete;
+  BenchCluster& operator=(const BenchCluster&) = delete;
+
+  int nodes() const { return cluster_.nodes(); }
+  Result<ctl::ConnectOptions> connect_options(int k) const;
+  Result<std::unique_ptr<ctl::ClientConnection>> connect(int k) const;
+  // The last lines of node k's log, for error reports.
+  std::string log_tail(int k) const { return cluster_.log_tail(k, 10); }
+
+ private:
+  BenchCluster(std::filesystem::path dir, ctl::LocalClusterOptions options)
+      : dir_(std::move(dir)), cluster_(dir_, std::move(options)) {}
+  Status wait_for_load_reports(int k) const;
+
+  std::filesystem::path dir_;
+  ctl::LocalCluster cluster_;
+};
+
+}  // namespace drift::bench

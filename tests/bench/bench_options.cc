@@ -1,0 +1,54 @@
+// drift_bench's command line (bench_options.h).
+#include "tests/bench/bench_options.h"
+
+#include <boost/program_options.hpp>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace drift::bench {
+
+namespace {
+
+po::options_description describe_options(BenchOptions& o, std::string& out, std::string& config) {
+  po::options_description d(
+      "drift_bench: migration, latency, throughput and forwarding beside raw TCP\nOptions");
+  d.add_options()("help,h", "this text")("quick", po::bool_switch(&o.quick),
+                                         "small sizes and few rounds (the CTest smoke test)")(
+      "out", po::value(&out)->value_name("FILE"),
+      "Markdown results (default: tests/bench/results/migration.md in the source tree)")(
+      "base-config", po::value(&config)->value_name("FILE"),
+      "base config of the local cluster (default: conf/local.conf)")(
+      "base-port", po::value(&o.base_port)->value_name("P"),
+      "ports P and P+1 for the 2 daemons (default 17900)");
+  return d;
+}
+
+}  // namespace
+
+Result<BenchOptions> parse_bench_options(int argc, const char* const* argv,
+                                         const std::filesystem::path& source_dir) {
+  BenchOptions o;
+  std::string out, config;
+  const po::options_description d = describe_options(o, out, config);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
+    po::notify(vm);
+    o.help = vm.count("help") > 0;
+  } catch (const po::error& e) {
+    return Status::error(std::string(e.what()) + " (see drift_bench --help)");
+  }
+  if (o.base_port == 0 || o.base_port == 65535) {
+    return Status::error("--base-port " + std::to_string(o.base_port) + ": needs 2 valid ports");
+  }
+  std::ostringstream help;
+  help << d;
+  o.help_text = help.str();
+  o.out =
+      out.empty() ? source_dir / "tests/bench/results/migration.md" : std::filesystem::path(out);
+  o.base_config = config.empty() ? source_dir / "conf/local.conf" : std::filesystem::path(config);
+  return o;
+}
+
+}  // namespace drift::bench

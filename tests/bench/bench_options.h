@@ -1,0 +1,26 @@
+// drift_bench's command line: --quick (smaller sizes and fewer rounds, for the CTest smoke
+// test), --out FILE (the Markdown results), --base-port P (the local cluster's first port).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "protocol/status.h"
+
+namespace drift::bench {
+
+struct BenchOptions {
+  bool quick = false;
+  std::filesystem::path out;
+  std::filesystem::path base_config;  // the local cluster's base config
+  std::uint16_t base_port = 17900;
+  bool help = false;
+  std::string help_text;
+};
+
+// Defaults for `out` and `base_config` come from the source tree the program was built from.
+Result<BenchOptions> parse_bench_options(int argc, const char* const* argv,
+                                         const std::filesystem::path& source_dir);
+
+}  // namespace drift::bench

@@ -1,0 +1,39 @@
+// Running and checking a benchmark job (checked_job.h).
+#include "tests/bench/checked_job.h"
+
+#include "node/application.h"
+
+namespace drift::bench {
+
+std::string describe_job(const JobSpec& spec) {
+  std::string text = spec.app + " " + std::to_string(spec.tasks) + " tasks, " +
+                     std::to_string(spec.steps) + " steps,";
+  for (const auto& [key, value] : spec.params) text += " " + key + "=" + value;
+  return text;
+}
+
+Result<JobResult> run_checked_job(ctl::ClientConnection& connection, JobSpec spec,
+                                  const ctl::ProgressHandler& on_progress,
+                                  std::chrono::milliseconds timeout) {
+  const Application* app = builtin_apps().find(spec.app);
+  if (!app) return Status::error("no application '" + spec.app + "' in this build");
+  if (Status s = app->validate(spec); !s) return s;
+  const std::string name = describe_job(spec);
+  auto end = ctl::run_job(connection, spec, on_progress, ctl::Clock::now() + timeout);
+  if (!end) return Status::error(name + ": " + end.error());
+  if (auto* failed = std::get_if<JobFailed>(&*end)) {
+    return Status::error(name + ": the job failed: " + failed->reason);
+  }
+  JobResult result = std::get<JobResult>(std::move(*end));
+  auto serial = app->run_serial(spec);
+  if (!serial) return Status::error(name + ": serial reference: " + serial.error());
+  if (serial->checksum != result.checksum) {
+    return Status::error(name + ": checksum " + result.checksum +
+                         " differs from the serial "
+                         "reference's " +
+                         serial->checksum);
+  }
+  return result;
+}
+
+}  // namespace drift::bench
