@@ -52,6 +52,10 @@ std::vector<KeySpec> key_specs() {
       {"node.workers", "N", "task worker threads, 0 = one per core" + dflt("0")},
       {"node.capacity", "X", "load per second this machine processes, 0 = measure" + dflt("0")},
       {"node.accept_tasks", "BOOL", "take migrating tasks from other nodes" + dflt("true")},
+      {"node.inline_handler_us", "US",
+       "handlers of tasks that recently took at most this long run on the network thread, "
+       "saving two thread hand-offs per message; 0 = always on workers" +
+           dflt(std::to_string(d.inline_handler_us))},
       {"node.memory_limit", "BYTES",
        "incoming task state accepted, 0 = half the free memory" + dflt("0")},
       {"migration.chunk_bytes", "BYTES",
@@ -471,6 +475,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("node.workers", 0, 1024, c.workers)
       .real("node.capacity", 0, true, c.capacity)
       .one_of("node.accept_tasks", {"true", "false"}, accept)
+      .whole("node.inline_handler_us", 0, 10'000, c.inline_handler_us)
       .whole("node.memory_limit", 0, std::uint64_t{1} << 62, c.memory_limit)
       .whole("migration.chunk_bytes", 4096, 64u << 20, c.chunk_bytes)
       .millis("migration.pointer_ttl_ms", 1, 3'600'000, c.pointer_ttl)

@@ -23,6 +23,7 @@ struct NodeConfig {
   std::uint32_t workers = 0;  // 0 = number of cores
   double capacity = 0;        // 0 = measure at start
   bool accept_tasks = true;   // take migrating tasks from other nodes
+  std::uint32_t inline_handler_us = 50;  // handlers this short may run on the network thread
   std::uint64_t memory_limit = 0;  // bytes of incoming task state accepted; 0 = half of free
   std::uint32_t chunk_bytes = 1u << 20;  // task state travels in chunks of this size
   std::chrono::milliseconds pointer_ttl{30000};  // unused forwarding pointers are dropped

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
 
 #include "protocol/archives.h"
@@ -20,8 +22,8 @@ TaskMessage reduction_message(TaskId to, std::uint64_t step,
 }
 
 TaskHost::TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps,
-                   EffectsSink sink)
-    : io_(io), pool_(pool), apps_(apps), sink_(std::move(sink)) {}
+                   EffectsSink sink, std::uint32_t inline_us)
+    : io_(io), pool_(pool), apps_(apps), sink_(std::move(sink)), inline_us_(inline_us) {}
 
 Status TaskHost::create(const CreateTasks& req) {
   if (jobs_.count(req.job)) return Status::error("job " + std::to_string(req.job) + " exists");
@@ -117,6 +119,7 @@ void TaskHost::capture(TaskId task, CaptureDone done) {
     done(Status::error("task is not frozen here"));
     return;
   }
+  slot->queued.fetch_add(1, std::memory_order_relaxed);
   asio::post(slot->strand, [this, slot, done = std::move(done)]() mutable {
     Result<std::vector<std::uint8_t>> result = Status::error("task has finished");
     if (!slot->finished && !slot->stopped) {
@@ -129,6 +132,7 @@ void TaskHost::capture(TaskId task, CaptureDone done) {
         result = Status::error(std::string("saving the task's state failed: ") + e.what());
       }
     }
+    slot->queued.fetch_sub(1, std::memory_order_release);
     asio::post(io_, [done = std::move(done), result = std::move(result)]() mutable {
       done(std::move(result));
     });
@@ -182,27 +186,55 @@ Status TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::u
   return Status::ok();
 }
 
-// Runs handler on the task's strand; its effects return to the network thread in one batch.
+// Runs handler on the task's strand; its effects return to the network thread in one batch. A
+// task whose handlers are short and that has nothing queued runs it right here instead: only
+// this thread posts to the strand, so with nothing queued no worker can be running the task.
 void TaskHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
+  if (may_run_inline(*slot)) {
+    in_inline_handler_ = true;  // also while its effects are routed: no nested inline handlers
+    absorb(execute(*slot, handler));
+    in_inline_handler_ = false;
+    return;
+  }
+  slot->queued.fetch_add(1, std::memory_order_relaxed);
   asio::post(slot->strand, [this, slot, handler = std::move(handler)] {
-    if (slot->stopped || slot->finished) return;
-    TaskContext ctx(*slot);
-    try {
-      handler(*slot, ctx);
-    } catch (const std::exception& e) {
-      ctx.effects().error = e.what();
-    } catch (...) {
-      ctx.effects().error = "unknown exception";
-    }
-    if (ctx.effects().finished || ctx.effects().error) slot->finished = true;
-    ctx.effects().load = slot->task->load();
-    asio::post(io_, [this, effects = std::move(ctx.effects())]() mutable {
-      absorb(std::move(effects));
-    });
+    HandlerEffects effects = execute(*slot, handler);
+    slot->queued.fetch_sub(1, std::memory_order_release);
+    if (!effects.task.job) return;  // nothing ran
+    asio::post(io_, [this, effects = std::move(effects)]() mutable { absorb(std::move(effects)); });
   });
 }
 
+bool TaskHost::may_run_inline(const TaskSlot& slot) const {
+  return inline_us_ > 0 && !in_inline_handler_ &&
+         slot.queued.load(std::memory_order_acquire) == 0 &&
+         slot.handler_us.load(std::memory_order_relaxed) <= inline_us_;
+}
+
+// One handler with its bookkeeping; effects.task.job is 0 if the task was stopped or finished.
+HandlerEffects TaskHost::execute(TaskSlot& slot, const Handler& handler) {
+  if (slot.stopped || slot.finished) return HandlerEffects{};
+  auto began = std::chrono::steady_clock::now();
+  TaskContext ctx(slot);
+  try {
+    handler(slot, ctx);
+  } catch (const std::exception& e) {
+    ctx.effects().error = e.what();
+  } catch (...) {
+    ctx.effects().error = "unknown exception";
+  }
+  if (ctx.effects().finished || ctx.effects().error) slot.finished = true;
+  ctx.effects().load = slot.task->load();
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                std::chrono::steady_clock::now() - began).count();
+  std::uint32_t old = slot.handler_us.load(std::memory_order_relaxed);
+  std::uint32_t now_us = static_cast<std::uint32_t>(std::min<long long>(us, 1'000'000'000));
+  slot.handler_us.store(old == ~0u ? now_us : (3 * old + now_us) / 4, std::memory_order_relaxed);
+  return std::move(ctx.effects());
+}
+
 void TaskHost::absorb(HandlerEffects&& effects) {
+  if (!effects.task.job) return;  // the handler did not run
   auto it = jobs_.find(effects.task.job);
   if (it == jobs_.end()) return;  // the job ended while the handler ran
   if (it->second.tasks.count(effects.task.index)) loads_[effects.task] = effects.load;

@@ -1,6 +1,7 @@
 // One hosted task and what travels with it: its object, its channels' sequence state, and the
 // strand that makes its handlers run one at a time on the worker pool (actor style, DESIGN.md §3).
-// Fields below the strand are touched only by handlers running on that strand.
+// Fields below the strand are touched only by the handler running for the task: on the strand,
+// or inline on the network thread when nothing is queued on the strand (TaskHost::run).
 #pragma once
 
 #include <asio.hpp>
@@ -41,6 +42,8 @@ struct TaskSlot {
   ChannelSender sender;
   std::atomic<bool> finished{false};  // written on the strand, read by the network thread
   std::atomic<bool> stopped{false};   // set by the network thread when the job ends
+  std::atomic<std::uint32_t> queued{0};  // work posted to the strand and not yet done
+  std::atomic<std::uint32_t> handler_us{~0u};  // recent handler wall time (EWMA); ~0: unknown
 
   // Network thread only.
   std::uint64_t epoch = 0;             // how many times the task has moved
