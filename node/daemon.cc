@@ -165,7 +165,19 @@ void Daemon::send(std::uint32_t node_id, WireMessage msg, bool bulk) {
     spdlog::warn("no address for node {}; dropped a {}", node_id, to_string(type_of(msg)));
     return;
   }
-  transport_.send(node_id, *address, make_frame(encode(msg)), bulk);
+  transport_.send(node_id, *address, frame_of(std::move(msg)), bulk);
+}
+
+// A large task payload is written from its own buffer instead of being copied into the frame.
+Frame Daemon::frame_of(WireMessage&& msg) {
+  auto* task_msg = std::get_if<TaskMessage>(&msg);
+  if (!task_msg || task_msg->payload.size() < kZeroCopyBytes) return make_frame(encode(msg));
+  auto payload = std::make_shared<const std::vector<std::uint8_t>>(std::move(task_msg->payload));
+  task_msg->payload.clear();
+  Frame frame = make_frame(encode_prefix(*task_msg, payload->size()));
+  frame.tail = std::span<const std::uint8_t>(*payload);
+  frame.tail_owner = std::move(payload);
+  return frame;
 }
 
 void Daemon::send_frame(std::uint32_t node_id, Frame frame) {

@@ -54,6 +54,8 @@ class Daemon final : public Messenger {
   void on_tasks_request(const ConnectionPtr& conn);
   TaskListReply task_list(std::uint64_t request) const;
   void send(std::uint32_t node_id, WireMessage msg, bool bulk);
+  static Frame frame_of(WireMessage&& msg);
+  static constexpr std::size_t kZeroCopyBytes = 64u << 10;
   void sweep();
   bool stale(const Hello& peer) const;
   LoadIndex load_index();

@@ -108,7 +108,7 @@ void MigrationService::on_answer(const MigrationAnswer& answer, std::uint32_t fr
   for (std::uint32_t i = 0; i < chunks; ++i) {
     auto piece = chunk_of(*out.state, i, params_.chunk_bytes);
     MigrationChunk chunk{answer.task, out.epoch, i, {}};
-    Frame frame = make_frame(encode_chunk_prefix(chunk, piece.size()));
+    Frame frame = make_frame(encode_prefix(chunk, piece.size()));
     frame.tail_owner = out.state;
     frame.tail = piece;
     messenger_.send_frame(from, std::move(frame));

@@ -37,24 +37,38 @@ MsgType type_of(const WireMessage& msg) {
   return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::kType; }, msg);
 }
 
-std::vector<std::uint8_t> encode_chunk_prefix(const MigrationChunk& without_bytes,
-                                              std::uint64_t payload_size) {
-  MigrationChunk empty = without_bytes;
-  empty.bytes.clear();
-  std::vector<std::uint8_t> frame = encode(empty);  // ends with the bytes' length, 0
+namespace {
+
+// `empty` ends with an empty byte vector, so its frame ends with that vector's length, 0.
+std::vector<std::uint8_t> prefix_of(const WireMessage& empty, std::uint64_t payload_size) {
+  std::vector<std::uint8_t> frame = encode(empty);
   const std::uint64_t body = frame.size() - kFrameHeaderSize + payload_size;
   if (body > std::numeric_limits<std::uint32_t>::max()) {
-    throw std::length_error("chunk of " + std::to_string(payload_size) + " bytes is too large");
+    throw std::length_error("payload of " + std::to_string(payload_size) + " bytes is too large");
   }
   for (int i = 0; i < 8; ++i) {
     frame[frame.size() - 8 + i] = static_cast<std::uint8_t>(payload_size >> (8 * i));
   }
   FrameHeader header;
-  header.type = static_cast<std::uint16_t>(MsgType::kMigrationChunk);
+  header.type = static_cast<std::uint16_t>(type_of(empty));
   header.length = static_cast<std::uint32_t>(body);
   const auto bytes = encode_header(header);
   std::copy(bytes.begin(), bytes.end(), frame.begin());
   return frame;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_prefix(const TaskMessage& without_payload,
+                                        std::uint64_t payload_size) {
+  if (!without_payload.payload.empty()) throw std::invalid_argument("payload must be empty");
+  return prefix_of(without_payload, payload_size);
+}
+
+std::vector<std::uint8_t> encode_prefix(const MigrationChunk& without_payload,
+                                        std::uint64_t payload_size) {
+  if (!without_payload.bytes.empty()) throw std::invalid_argument("bytes must be empty");
+  return prefix_of(without_payload, payload_size);
 }
 
 std::vector<std::uint8_t> encode_body(const WireMessage& msg) {

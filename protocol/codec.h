@@ -20,11 +20,14 @@ std::vector<std::uint8_t> encode(const WireMessage& msg);
 std::vector<std::uint8_t> encode_body(const WireMessage& msg);
 MsgType type_of(const WireMessage& msg);
 
-// The start of a MigrationChunk frame whose `bytes` (payload_size of them) follow separately:
-// prefix + payload is exactly encode(chunk with those bytes). Lets a sender write a large state
-// straight from its buffer.
-std::vector<std::uint8_t> encode_chunk_prefix(const MigrationChunk& without_bytes,
-                                              std::uint64_t payload_size);
+// The start of the frame of a message whose last field is a byte vector (TaskMessage::payload,
+// MigrationChunk::bytes), when those `payload_size` bytes follow separately: prefix + payload
+// is exactly encode(message with them). Lets a sender write large payloads without a copy.
+// `without_payload` must have that vector empty.
+std::vector<std::uint8_t> encode_prefix(const TaskMessage& without_payload,
+                                        std::uint64_t payload_size);
+std::vector<std::uint8_t> encode_prefix(const MigrationChunk& without_payload,
+                                        std::uint64_t payload_size);
 
 Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body);
 // A complete frame: header checks (magic, version, max_body) then the body.

@@ -86,13 +86,20 @@ TEST(Codec, NamesForLogs) {
   EXPECT_STREQ(to_string(PeerRole::kClient), "client");
 }
 
-TEST(Codec, ChunkPrefixPlusPayloadIsTheWholeChunkFrame) {
+TEST(Codec, PrefixPlusPayloadIsTheWholeFrame) {
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}}) {
+    std::vector<std::uint8_t> payload;
+    for (std::size_t i = 0; i < n; ++i) payload.push_back(static_cast<std::uint8_t>(i * 31));
     MigrationChunk chunk{{9, 3}, 2, 7, {}};
-    for (std::size_t i = 0; i < n; ++i) chunk.bytes.push_back(static_cast<std::uint8_t>(i * 31));
-    std::vector<std::uint8_t> joined = encode_chunk_prefix(chunk, n);
-    joined.insert(joined.end(), chunk.bytes.begin(), chunk.bytes.end());
-    EXPECT_EQ(joined, encode(chunk)) << n << " payload bytes";
+    std::vector<std::uint8_t> joined = encode_prefix(chunk, n);
+    joined.insert(joined.end(), payload.begin(), payload.end());
+    chunk.bytes = payload;
+    EXPECT_EQ(joined, encode(chunk)) << n << " chunk bytes";
+    TaskMessage msg{{9, 3}, {9, 4}, 17, 5, {}};
+    joined = encode_prefix(msg, n);
+    joined.insert(joined.end(), payload.begin(), payload.end());
+    msg.payload = payload;
+    EXPECT_EQ(joined, encode(msg)) << n << " payload bytes";
   }
 }
 
