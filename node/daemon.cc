@@ -106,10 +106,13 @@ Status Daemon::start() {
   });
   transport_.on_peer([this](const ConnectionPtr& c) { membership_.on_peer_hello(c->peer()); });
   transport_.on_connection_closed([this](const ConnectionPtr& c, const std::string&) {
-    if (c->peer().role == PeerRole::kClient) coordinator_.on_client_closed(c);
+    if (c->peer().role != PeerRole::kClient) return;
+    coordinator_.on_client_closed(c);
+    std::erase_if(migrate_requests_, [&](const auto& entry) { return entry.second == c; });
   });
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
   membership_.report_counters([this] { return counters_; });
+  router_.set_arrival_check([this](TaskId t) { return migration_.arriving(t); });
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (!ec) {
       spdlog::info("signal {}: shutting down", sig);
@@ -222,7 +225,7 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           peer_counters_[m.from] = m.counters;
           membership_.on_heartbeat(m);
         } else if constexpr (std::is_same_v<T, TaskMessage>) {
-          router_.route(std::move(m), from);
+          if (!ended_jobs_.contains(m.to.job)) router_.route(std::move(m), from);
         } else if constexpr (std::is_same_v<T, CreateTasks>) {
           on_create(m);
         } else if constexpr (std::is_same_v<T, StartJob>) {
@@ -289,6 +292,7 @@ void Daemon::on_create(const CreateTasks& req) {
 
 // The root's reduction for the tasks it believes live here; tasks that moved are routed on.
 void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
+  if (ended_jobs_.contains(r.job)) return;
   auto values = std::make_shared<const std::vector<std::uint8_t>>(encode_portable(r.values));
   for (std::uint32_t index : r.tasks) {
     router_.route(reduction_message(TaskId{r.job, index}, r.step, values), from);

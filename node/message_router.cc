@@ -65,12 +65,16 @@ void MessageRouter::wait_for_home(TaskMessage&& msg) {
   if (fresh) ask_home(task);
 }
 
+bool MessageRouter::arriving(TaskId task) const { return arriving_ && arriving_(task); }
+
 void MessageRouter::ask_home(TaskId task) {
   waiting_[task].asked = Clock::now();
   std::uint32_t home = home_of(task.job);
-  if (home == messenger_.self_id()) return;  // we are home and do not know: wait for an update
+  if (home == messenger_.self_id() || arriving(task)) return;  // an update or the state will come
   messenger_.send_to_node(home, LocationQuery{task});
 }
+
+
 
 void MessageRouter::on_location_update(const LocationUpdate& update) {
   cache_.update(update.task, update.node, update.epoch);

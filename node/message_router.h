@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -31,8 +32,10 @@ class MessageRouter {
   void on_location_update(const LocationUpdate& update);
   // We are the task's home: answer with what we know.
   void on_location_query(const LocationQuery& query, std::uint32_t from_node);
-  // The task now lives here: deliver what waited for it.
+  // The task now lives here (or its arrival failed): deliver or send on what waited for it.
   void on_installed(TaskId task);
+  // Tells whether a task's state is on its way here, so its messages wait without asking home.
+  void set_arrival_check(std::function<bool(TaskId)> arriving) { arriving_ = std::move(arriving); }
   // Re-asks the home for messages that waited too long; drops unused pointers.
   void sweep(Clock::time_point now, std::chrono::milliseconds pointer_ttl);
   void drop_job(std::uint64_t job);
@@ -48,6 +51,7 @@ class MessageRouter {
   void forward(TaskMessage&& msg, std::uint32_t from_node, ForwardingPointer& pointer);
   void wait_for_home(TaskMessage&& msg);
   void ask_home(TaskId task);
+  bool arriving(TaskId task) const;
 
   Messenger& messenger_;
   TaskHost& host_;
@@ -55,6 +59,7 @@ class MessageRouter {
   ForwardingTable& pointers_;
   NodeCounters& counters_;
   std::map<TaskId, Waiting> waiting_;
+  std::function<bool(TaskId)> arriving_;
 };
 
 }  // namespace drift

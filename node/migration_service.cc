@@ -192,20 +192,19 @@ void MigrationService::on_chunk(const MigrationChunk& chunk, std::uint32_t from)
     return;
   }
   Incoming& in = it->second;
+  if (in.installing) return;
   if (auto st = in.assembler.add(chunk.index, chunk.bytes); !st) {
     MigrationDone done{chunk.task, chunk.epoch, false, st.message()};
     incoming_.erase(it);
     return messenger_.send_to_node(from, std::move(done));
   }
   if (!in.assembler.complete()) return;
-  auto began = Clock::now();
   install(in);
-  spdlog::debug("task {} installed in {:.3f} ms", task_name(chunk.task), ms_since(began));
-  incoming_.erase(chunk.task);
 }
 
 void MigrationService::install(Incoming& in) {
   const MigrationOffer& offer = in.offer;
+  in.installing = true;
   auto info = host_.job_info(offer.task.job);
   if (!info) {
     auto made = std::make_shared<JobInfo>();
@@ -214,24 +213,43 @@ void MigrationService::install(Incoming& in) {
     made->spec = offer.spec;
     made->app = apps_.find(offer.spec.app);
     if (auto st = made->app->validate(made->spec); !st) {
-      return messenger_.send_to_node(in.from,
-                                     MigrationDone{offer.task, offer.epoch, false, st.message()});
+      return installed(offer.task, offer.epoch, st);
     }
     info = made;
   }
-  std::vector<std::uint8_t> state = in.assembler.take();
-  if (auto st = host_.install(info, offer.task, offer.epoch, state); !st) {
-    return messenger_.send_to_node(in.from,
-                                   MigrationDone{offer.task, offer.epoch, false, st.message()});
+  auto state = std::make_shared<const std::vector<std::uint8_t>>(in.assembler.take());
+  host_.install(info, offer.task, offer.epoch, std::move(state),
+                [this, task = offer.task, epoch = offer.epoch](Status st) {
+                  installed(task, epoch, std::move(st));
+                });
+}
+
+// The install finished (or failed): tell the source; what waited for the task moves on.
+void MigrationService::installed(TaskId task, std::uint64_t epoch, Status status) {
+  auto it = incoming_.find(task);
+  if (it == incoming_.end() || it->second.offer.epoch != epoch) {
+    if (status && job_ended_(task.job)) host_.end(task.job);  // ended while loading
+    return;
+  }
+  const std::uint32_t from = it->second.from;
+  incoming_.erase(it);
+  if (!status) {
+    router_.on_installed(task);  // nothing lives here: waiting messages go to the source
+    return messenger_.send_to_node(from, MigrationDone{task, epoch, false, status.message()});
   }
   ++counters_.migrations_in;
-  cache_.update(offer.task, messenger_.self_id(), offer.epoch);
-  router_.on_installed(offer.task);
-  messenger_.send_to_node(in.from, MigrationDone{offer.task, offer.epoch, true, ""});
+  cache_.update(task, messenger_.self_id(), epoch);
+  router_.on_installed(task);
+  messenger_.send_to_node(from, MigrationDone{task, epoch, true, ""});
 }
 
 void MigrationService::drop_job(std::uint64_t job) {
   std::erase_if(incoming_, [&](const auto& entry) { return entry.first.job == job; });
+  std::vector<TaskId> leaving;
+  for (const auto& [task, out] : outgoing_) {
+    if (task.job == job) leaving.push_back(task);
+  }
+  for (TaskId t : leaving) finish(t, false, "the job ended");
 }
 
 void MigrationService::on_node_dead(std::uint32_t node) {

@@ -51,6 +51,8 @@ class MigrationService {
   // The job is over: state arriving for it is dropped.
   void drop_job(std::uint64_t job);
   void set_accepting(bool accept) { params_.accept = accept; }
+  // The task's state is on its way here: messages for it should wait, not ask the home.
+  bool arriving(TaskId task) const { return incoming_.count(task) > 0; }
 
  private:
   struct Outgoing {
@@ -63,6 +65,7 @@ class MigrationService {
     MigrationOffer offer;
     std::uint32_t from = 0;
     StateAssembler assembler;
+    bool installing = false;
   };
 
   void start(const MigrateCommand& cmd);
@@ -72,6 +75,7 @@ class MigrationService {
               std::uint64_t bytes = 0, double seconds = 0);
   std::optional<std::string> refusal(const MigrationOffer& offer) const;
   void install(Incoming& in);
+  void installed(TaskId task, std::uint64_t epoch, Status status);
 
   Messenger& messenger_;
   TaskHost& host_;

@@ -158,12 +158,36 @@ void TaskHost::resume(TaskId task) {
   for (auto& h : held) post_delivery(slot, std::move(h.msg));
 }
 
-Status TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                         std::span<const std::uint8_t> state) {
-  if (find(task)) return Status::error("task already lives here");
+void TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                       std::shared_ptr<const std::vector<std::uint8_t>> state, InstallDone done) {
+  if (find(task)) return done(Status::error("task already lives here"));
+  asio::post(pool_, [this, job, task, epoch, state, done = std::move(done)]() mutable {
+    auto slot = restore(job, task, *state);
+    asio::post(io_, [this, job, task, epoch, slot = std::move(slot),
+                     done = std::move(done)]() mutable {
+      if (!slot) return done(slot.status());
+      if (find(task)) return done(Status::error("task already lives here"));
+      std::shared_ptr<TaskSlot> s = std::move(slot).value();
+      s->epoch = epoch;
+      HostedJob& hosted = jobs_[task.job];
+      if (!hosted.info) hosted.info = job;
+      hosted.started = true;
+      hosted.tasks[task.index] = s;
+      loads_[task] = s->task->load();
+      run(s, [](TaskSlot& t, TaskContext& ctx) { t.task->start(ctx); });
+      done(Status::ok());
+    });
+  });
+}
+
+// A task object with its channels, loaded from captured bytes; any thread.
+Result<std::shared_ptr<TaskSlot>> TaskHost::restore(const std::shared_ptr<const JobInfo>& job,
+                                                    TaskId task,
+                                                    std::span<const std::uint8_t> state) {
   auto made = job->app->create_task(job->spec, task.index);
-  if (!made) return Status::error(job->spec.app + " made no task for index " +
-                                  std::to_string(task.index));
+  if (!made) {
+    return Status::error(job->spec.app + " made no task for index " + std::to_string(task.index));
+  }
   auto slot = std::make_shared<TaskSlot>(task, job, std::move(made), pool_);
   try {
     BoundedInputArchive ar(state);
@@ -176,14 +200,7 @@ Status TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::u
   } catch (const std::exception& e) {
     return Status::error(std::string("the task's state does not load: ") + e.what());
   }
-  slot->epoch = epoch;
-  HostedJob& hosted = jobs_[task.job];
-  if (!hosted.info) hosted.info = job;
-  hosted.started = true;
-  hosted.tasks[task.index] = slot;
-  loads_[task] = slot->task->load();
-  run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
-  return Status::ok();
+  return slot;
 }
 
 // Runs handler on the task's strand; its effects return to the network thread in one batch. A

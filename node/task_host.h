@@ -56,9 +56,12 @@ class TaskHost {
   void capture(TaskId task, CaptureDone done);
   std::vector<HeldMessage> release(TaskId task);
   void resume(TaskId task);
-  // Migration, destination side: recreates the task from captured bytes and starts it.
-  Status install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                 std::span<const std::uint8_t> state);
+  // Migration, destination side: recreates the task from captured bytes on a worker (a large
+  // state never holds up the network thread), then adds it here and starts it; `done` runs on
+  // the network thread with the outcome.
+  using InstallDone = std::function<void(Status)>;
+  void install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+               std::shared_ptr<const std::vector<std::uint8_t>> state, InstallDone done);
 
   bool hosts(TaskId task) const { return find(task) != nullptr; }
   bool frozen(TaskId task) const;
@@ -83,6 +86,8 @@ class TaskHost {
   using Handler = std::function<void(TaskSlot&, TaskContext&)>;
 
   void run(const std::shared_ptr<TaskSlot>& slot, Handler handler);
+  Result<std::shared_ptr<TaskSlot>> restore(const std::shared_ptr<const JobInfo>& job,
+                                            TaskId task, std::span<const std::uint8_t> state);
   static HandlerEffects execute(TaskSlot& slot, const Handler& handler);
   bool may_run_inline(const TaskSlot& slot) const;
   void post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg);

@@ -141,8 +141,7 @@ TEST(StateAssemblerTest, OutOfRangeIsRefused) {
   StateAssembler a(state.size(), 2, 4096);
   Status st = a.add(2, chunk_of(state, 1, 4096));
   EXPECT_FALSE(st.is_ok());
-  EXPECT_NE(st.message().find("chunk 2 of a state in 2 chunks"), std::string::npos)
-      << st.message();
+  EXPECT_NE(st.message().find("chunk 2 of a state in 2 chunks"), std::string::npos) << st.message();
   EXPECT_FALSE(a.add(0xffffffffu, {}).is_ok());
   EXPECT_FALSE(a.complete());
 }
