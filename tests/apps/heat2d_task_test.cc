@@ -8,47 +8,15 @@
 #include "apps/heat2d/halo_message.h"
 #include "apps/heat2d/task_result.h"
 #include "node/context.h"
+#include "tests/apps/recording_context.h"
 #include "tests/support/task_state.h"
 
 namespace drift::heat2d {
 namespace {
 
+using test_support::RecordingContext;
 using test_support::restore_task_state;
 using test_support::save_task_state;
-
-// Records what a task does; one handler at a time.
-class RecordingContext final : public Context {
- public:
-  RecordingContext(std::uint32_t index, JobSpec spec) : index_(index), spec_(std::move(spec)) {}
-  TaskId self() const override { return TaskId{7, index_}; }
-  const JobSpec& job() const override { return spec_; }
-  void send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> payload) override {
-    sends.push_back(Message{to, tag, std::move(payload)});  // `from` holds the destination
-  }
-  void contribute(std::uint64_t step, std::vector<double> values) override {
-    contributions.emplace_back(step, std::move(values));
-  }
-  void compute(double units, const std::function<void()>& fn) override {
-    work += units;
-    fn();
-  }
-  void finish(std::vector<std::uint8_t> result) override {
-    ++finishes;
-    this->result = std::move(result);
-  }
-  void fail(std::string reason) override { failures.push_back(std::move(reason)); }
-
-  std::vector<Message> sends;
-  std::vector<std::pair<std::uint64_t, std::vector<double>>> contributions;
-  double work = 0;
-  int finishes = 0;
-  std::vector<std::uint8_t> result;
-  std::vector<std::string> failures;
-
- private:
-  std::uint32_t index_;
-  JobSpec spec_;
-};
 
 Message halo_from(std::uint32_t from, std::uint64_t step, std::size_t n) {
   return Message{TaskId{7, from}, kHaloTag,

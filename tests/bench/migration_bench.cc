@@ -20,14 +20,15 @@ struct DriftSamples {
   std::string note;
 };
 
-Result<double> raw_best(LoopbackPair& raw, std::uint64_t bytes, int repetitions) {
+// Median, like drift's figure: the same statistic on both sides of the ratio.
+Result<double> raw_median(LoopbackPair& raw, std::uint64_t bytes, int repetitions) {
   std::vector<double> samples;
   for (int i = 0; i < repetitions; ++i) {
     auto s = raw_transfer_seconds(raw, bytes);
     if (!s) return s.status();
     samples.push_back(*s);
   }
-  return best(samples);
+  return median(samples);
 }
 
 Result<DriftSamples> drift_migrations(const BenchCluster& cluster, std::uint64_t bytes,
@@ -76,7 +77,7 @@ void measure_size(const BenchCluster& cluster, LoopbackPair& raw, std::uint64_t 
   row.label = format_size(bytes);
   const bool has_target = bytes == kTargetBytes;
   row.target = has_target ? "≤ 2× raw" : "—";
-  auto raw_s = raw_best(raw, bytes, config.raw_repetitions);
+  auto raw_s = raw_median(raw, bytes, config.raw_repetitions);
   if (!raw_s) return table.add_failure(row, "raw baseline: " + raw_s.error());
   row.raw = format_seconds(*raw_s);
   auto drift = drift_migrations(cluster, bytes, config);
@@ -97,7 +98,7 @@ BenchTable run_migration_bench(const BenchCluster& cluster, LoopbackPair& raw,
   table.title = "(a) Migration time by task state size (drift: median of " +
                 std::to_string(config.migrations) +
                 " moves; raw: one TCP transfer of the same "
-                "bytes over loopback, best of " +
+                "bytes over loopback, median of " +
                 std::to_string(config.raw_repetitions) + ")";
   for (std::uint64_t bytes : config.state_bytes) measure_size(cluster, raw, bytes, config, table);
   return table;

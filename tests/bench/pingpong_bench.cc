@@ -34,7 +34,6 @@ Result<PingPongTiming> timing(const Case& c, int repetitions, const Runner& run,
   return pingpong_timing(summary(std::move(seconds)), c.rounds, c.bytes);
 }
 
-double best_of(std::vector<double> samples) { return best(samples); }
 
 Result<double> drift_once(const BenchCluster& cluster, const Case& c,
                           std::chrono::milliseconds timeout) {
@@ -82,7 +81,7 @@ const Metric kThroughput{"throughput", "≥ 0.70× raw",
 void measure(const Case& c, const Metric& m, int repetitions, const Runner& on_drift,
              const Runner& on_raw, BenchTable& table) {
   BenchRow row{label(m.what, c), "", "", "", m.target, ""};
-  auto raw = timing(c, repetitions, on_raw, best_of);
+  auto raw = timing(c, repetitions, on_raw, median);  // the same statistic as drift's
   if (!raw) return table.add_failure(row, "raw baseline: " + raw.error());
   auto drift = timing(c, repetitions, on_drift, median);
   if (!drift) return table.add_failure(row, drift.error());
@@ -100,7 +99,7 @@ BenchTable run_pingpong_bench(const BenchCluster& cluster, LoopbackPair& raw,
   BenchTable table;
   const std::string runs = std::to_string(config.repetitions);
   table.title = "(b) Task-to-task ping-pong, node 1 <-> node 2 (drift: median of " + runs +
-                " runs), beside a raw Asio TCP ping-pong between two threads (best of " + runs +
+                " runs), beside a raw Asio TCP ping-pong between two threads (median of " + runs +
                 ")";
   const Runner on_drift = [&](const Case& c) { return drift_once(cluster, c, config.job_timeout); };
   const Runner on_raw = [&](const Case& c) { return raw_once(raw, c); };
