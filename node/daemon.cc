@@ -105,6 +105,10 @@ Status Daemon::start() {
     on_message(c, std::move(m));
   });
   transport_.on_peer([this](const ConnectionPtr& c) { membership_.on_peer_hello(c->peer()); });
+  transport_.on_chunk([this](const ConnectionPtr& c, const ChunkView& chunk) {
+    if (c->peer().role != PeerRole::kNode) return c->close("refused: a client sent state");
+    if (!stale(c->peer())) migration_.on_chunk(chunk, c->peer().node_id);
+  });
   transport_.on_connection_closed([this](const ConnectionPtr& c, const std::string&) {
     if (c->peer().role != PeerRole::kClient) return;
     coordinator_.on_client_closed(c);
@@ -239,7 +243,7 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
         } else if constexpr (std::is_same_v<T, MigrationAnswer>) {
           migration_.on_answer(m, from);
         } else if constexpr (std::is_same_v<T, MigrationChunk>) {
-          migration_.on_chunk(m, from);
+          migration_.on_chunk(ChunkView{m.task, m.epoch, m.index, m.bytes}, from);
         } else if constexpr (std::is_same_v<T, MigrationDone>) {
           migration_.on_done(m, from);
         } else if constexpr (std::is_same_v<T, LocationUpdate>) {

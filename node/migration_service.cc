@@ -185,7 +185,7 @@ void MigrationService::on_offer(const MigrationOffer& offer, std::uint32_t from)
   messenger_.send_to_node(from, MigrationAnswer{offer.task, offer.epoch, true, ""});
 }
 
-void MigrationService::on_chunk(const MigrationChunk& chunk, std::uint32_t from) {
+void MigrationService::on_chunk(const ChunkView& chunk, std::uint32_t from) {
   auto it = incoming_.find(chunk.task);
   if (it == incoming_.end() || it->second.from != from ||
       it->second.offer.epoch != chunk.epoch) {

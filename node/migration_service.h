@@ -20,6 +20,7 @@
 #include "node/message_router.h"
 #include "node/messenger.h"
 #include "node/task_host.h"
+#include "protocol/codec.h"
 
 namespace drift {
 
@@ -45,7 +46,7 @@ class MigrationService {
   void on_answer(const MigrationAnswer& answer, std::uint32_t from);
   void on_done(const MigrationDone& done, std::uint32_t from);
   void on_offer(const MigrationOffer& offer, std::uint32_t from);
-  void on_chunk(const MigrationChunk& chunk, std::uint32_t from);
+  void on_chunk(const ChunkView& chunk, std::uint32_t from);
   // A peer died: moves to it resume here, moves from it are dropped.
   void on_node_dead(std::uint32_t node);
   // The job is over: state arriving for it is dropped.

@@ -121,6 +121,13 @@ void PeerConnection::read_body(FrameHeader header) {
       self->close("connection lost in a frame body: " + ec.message());
       return;
     }
+    if (self->authenticated() && header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+      auto chunk = decode_chunk_view(self->body_buf_);
+      if (!chunk) return self->close("refused MigrationChunk frame: " + chunk.error());
+      self->listener_.on_chunk(self, *chunk);
+      if (!self->closed()) self->read_header();
+      return;
+    }
     auto msg = decode_body(header.type, self->body_buf_);
     if (!msg) {
       self->close("refused " + std::string(to_string(static_cast<MsgType>(header.type))) +

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "node/out_frame.h"
+#include "protocol/codec.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"
 
@@ -29,6 +30,8 @@ class ConnectionListener {
   virtual ~ConnectionListener() = default;
   virtual void on_authenticated(const ConnectionPtr& conn) = 0;
   virtual void on_message(const ConnectionPtr& conn, WireMessage&& msg) = 0;
+  // A state chunk, read in place: `chunk.bytes` is valid only during the call.
+  virtual void on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) = 0;
   virtual void on_closed(const ConnectionPtr& conn, const std::string& reason) = 0;
 };
 

@@ -197,6 +197,10 @@ void Transport::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
   if (message_handler_) message_handler_(conn, std::move(msg));
 }
 
+void Transport::on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) {
+  if (chunk_handler_) chunk_handler_(conn, chunk);
+}
+
 void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) {
   connections_.erase(conn);
   bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;

@@ -32,12 +32,14 @@ class Transport : private ConnectionListener {
   // Called when a connection (either side) completes the handshake with a node.
   using PeerHandler = std::function<void(const ConnectionPtr&)>;
   using ClosedHandler = std::function<void(const ConnectionPtr&, const std::string& reason)>;
+  using ChunkHandler = std::function<void(const ConnectionPtr&, const ChunkView&)>;
 
   Transport(asio::io_context& io, Params params, Hello self);
 
   void on_message(MessageHandler h) { message_handler_ = std::move(h); }
   void on_peer(PeerHandler h) { peer_handler_ = std::move(h); }
   void on_connection_closed(ClosedHandler h) { closed_handler_ = std::move(h); }
+  void on_chunk(ChunkHandler h) { chunk_handler_ = std::move(h); }
 
   // Binds and starts accepting; the error names the address and the system's reason.
   Status listen(const Endpoint& at);
@@ -74,6 +76,7 @@ class Transport : private ConnectionListener {
 
   void on_authenticated(const ConnectionPtr& conn) override;
   void on_message(const ConnectionPtr& conn, WireMessage&& msg) override;
+  void on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) override;
   void on_closed(const ConnectionPtr& conn, const std::string& reason) override;
 
   asio::io_context& io_;
@@ -85,6 +88,7 @@ class Transport : private ConnectionListener {
   MessageHandler message_handler_;
   PeerHandler peer_handler_;
   ClosedHandler closed_handler_;
+  ChunkHandler chunk_handler_;
   bool stopping_ = false;
   std::uint64_t frames_refused_ = 0;
 };

@@ -97,6 +97,27 @@ Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t
   return decode_as(type, body);
 }
 
+Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body) {
+  try {
+    BoundedInputArchive ar(body);
+    ChunkView view;
+    ar(view.task, view.epoch, view.index);
+    const std::size_t length = ar.load_length();  // refuses a length beyond the body
+    view.bytes = body.subspan(ar.offset(), length);
+    if (ar.offset() + length != body.size()) {
+      return Status::error("bad MigrationChunk body: trailing bytes: " +
+                           detail::byte_count(body.size() - ar.offset() - length) +
+                           " after the value ended at offset " +
+                           std::to_string(ar.offset() + length));
+    }
+    return view;
+  } catch (const WireError& e) {
+    return Status::error(std::string("bad MigrationChunk body: ") + e.what());
+  } catch (const cereal::Exception& e) {
+    return Status::error(std::string("bad MigrationChunk body: ") + e.what());
+  }
+}
+
 Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body) {
   if (frame.size() < kFrameHeaderSize) {
     return Status::error("frame of " + std::to_string(frame.size()) +

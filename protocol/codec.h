@@ -30,6 +30,16 @@ std::vector<std::uint8_t> encode_prefix(const MigrationChunk& without_payload,
                                         std::uint64_t payload_size);
 
 Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body);
+
+// A MigrationChunk read in place: `bytes` points into the body it was decoded from, so a large
+// state is copied once, straight into its assembly buffer. Same checks as decode_body.
+struct ChunkView {
+  TaskId task;
+  std::uint64_t epoch = 0;
+  std::uint32_t index = 0;
+  std::span<const std::uint8_t> bytes;
+};
+Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body);
 // A complete frame: header checks (magic, version, max_body) then the body.
 Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body);
 

@@ -103,5 +103,25 @@ TEST(Codec, PrefixPlusPayloadIsTheWholeFrame) {
   }
 }
 
+TEST(Codec, ChunkViewReadsAChunkInPlace) {
+  const MigrationChunk chunk{{9, 3}, 2, 7, {1, 2, 3, 250}};
+  const std::vector<std::uint8_t> body = encode_body(chunk);
+  auto view = decode_chunk_view(body);
+  ASSERT_TRUE(view.is_ok()) << view.error();
+  EXPECT_EQ(view->task, chunk.task);
+  EXPECT_EQ(view->epoch, 2u);
+  EXPECT_EQ(view->index, 7u);
+  EXPECT_EQ(std::vector<std::uint8_t>(view->bytes.begin(), view->bytes.end()), chunk.bytes);
+  EXPECT_EQ(view->bytes.data(), body.data() + body.size() - 4);  // no copy
+  for (std::size_t cut = 0; cut < body.size(); ++cut) {
+    EXPECT_FALSE(decode_chunk_view(std::span(body).first(cut)).is_ok()) << "cut at " << cut;
+  }
+  std::vector<std::uint8_t> longer = body;
+  longer.push_back(0);
+  auto trailing = decode_chunk_view(longer);
+  ASSERT_FALSE(trailing.is_ok());
+  EXPECT_NE(trailing.error().find("trailing bytes"), std::string::npos) << trailing.error();
+}
+
 }  // namespace
 }  // namespace drift
