@@ -1,7 +1,9 @@
-// One-reply requests to a daemon (control_client.h).
+// One-reply requests to a daemon (control_client.h), through driftctl's own round trips
+// (ctl::request_migration, ctl::query_tasks) on a connection that is reopened after a failure.
 #include "tests/bench/control_client.h"
 
-#include "protocol/codec.h"
+#include "node/ctl/migration_client.h"
+#include "node/ctl/tasks_query.h"
 
 namespace drift::bench {
 
@@ -13,30 +15,26 @@ Status ControlClient::ensure_connected() {
   return Status::ok();
 }
 
-template <class Reply>
-Result<Reply> ControlClient::request(const WireMessage& msg, std::chrono::milliseconds timeout) {
-  const std::string what =
-      std::string(to_string(type_of(msg))) + " to " + options_.node.to_string();
-  if (Status s = ensure_connected(); !s) return Status::error(what + ": " + s.message());
-  Status s = connection_->send(msg);
-  if (s) {
-    auto reply = connection_->receive(ctl::Clock::now() + timeout);
-    if (reply && std::holds_alternative<Reply>(*reply)) return std::get<Reply>(std::move(*reply));
-    s = reply ? Status::error(std::string("answered with ") + to_string(type_of(*reply)) +
-                              " instead of " + to_string(Reply::kType))
-              : reply.status();
-  }
+template <class Reply, class Call>
+Result<Reply> ControlClient::request(const char* what, Call call) {
+  const std::string where = std::string(what) + " to " + options_.node.to_string();
+  if (Status s = ensure_connected(); !s) return Status::error(where + ": " + s.message());
+  Result<Reply> reply = call(*connection_);
+  if (reply) return reply;
   connection_.reset();  // a fresh connection for the next request
-  return Status::error(what + " failed: " + s.message());
+  return Status::error(where + " failed: " + reply.error());
 }
 
 Result<MigrationReport> ControlClient::migrate(TaskId task, std::uint32_t dest,
                                                std::chrono::milliseconds timeout) {
-  return request<MigrationReport>(MigrateRequest{task, dest}, timeout);
+  return request<MigrationReport>("MigrateRequest", [&](ctl::ClientConnection& c) {
+    return ctl::request_migration(c, MigrateRequest{task, dest}, ctl::Clock::now() + timeout);
+  });
 }
 
 Result<TasksReply> ControlClient::tasks(std::chrono::milliseconds timeout) {
-  return request<TasksReply>(TasksRequest{}, timeout);
+  return request<TasksReply>("TasksRequest",
+                             [&](ctl::ClientConnection& c) { return ctl::query_tasks(c, timeout); });
 }
 
 }  // namespace drift::bench

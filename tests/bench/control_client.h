@@ -24,8 +24,8 @@ class ControlClient {
   Result<TasksReply> tasks(std::chrono::milliseconds timeout);
 
  private:
-  template <class Reply>
-  Result<Reply> request(const WireMessage& msg, std::chrono::milliseconds timeout);
+  template <class Reply, class Call>
+  Result<Reply> request(const char* what, Call call);
   Status ensure_connected();
 
   ctl::ConnectOptions options_;
