@@ -2,6 +2,7 @@
 #include "apps/ballast/ballast_app.h"
 #include "apps/chatter/chatter_app.h"
 #include "apps/heat2d/heat2d_app.h"
+#include "apps/particles/particles_app.h"
 #include "apps/pingpong/pingpong_app.h"
 #include "node/application.h"
 
@@ -14,6 +15,7 @@ const AppRegistry& builtin_apps() {
     r.add(chatter::make_chatter_app());
     r.add(ballast::make_ballast_app());
     r.add(pingpong::make_pingpong_app());
+    r.add(particles::make_particles_app());
     return r;
   }();
   return registry;

@@ -81,16 +81,46 @@ std::vector<KeySpec> key_specs() {
       {"net.reconnect_max_ms", "MS", "longest reconnect delay" + dflt(ms(d.reconnect_max))},
       {"log.level", "LEVEL", "trace|debug|info|warn|error" + dflt(d.log_level)},
       {"log.file", "FILE", "log file" + dflt("stderr")},
+      {"emulate.speed", "X",
+       "emulated relative speed (performance testbed): ctx.compute takes the wall time such a "
+       "machine needs; 0 = a real machine" +
+           dflt(plain(d.emulate.speed))},
+      {"emulate.unit_rate", "X",
+       "emulated work units per second at speed 1" + dflt(plain(d.emulate.unit_rate))},
+      {"emulate.load", "START:RAMP:LEVEL",
+       "emulated external load: from START s after start it moves linearly over RAMP s to LEVEL "
+       "competing processes, and stays; may repeat, a later entry takes over" +
+           dflt("none")},
+      {"balance.strategy", "NAME",
+       "none|homogeneous|diffusion|gde|hbm|rid" + dflt(std::string(to_string(d.balance.strategy)))},
+      {"balance.capacity", "MODE",
+       "static (node.capacity or a start-up benchmark) | dynamic (measured while tasks run)" +
+           dflt(std::string(to_string(d.balance.capacity)))},
+      {"balance.sensing", "WHEN",
+       "every: capacity follows every measurement | once: frozen after the first measured step" +
+           dflt(std::string(to_string(d.balance.sensing)))},
+      {"balance.period_ms", "MS", "one balancing round per period" + dflt(ms(d.balance.period))},
+      {"balance.eff_min", "X",
+       "balance when U_avg / U_max falls below this, (0, 1]" + dflt(plain(d.balance.eff_min))},
+      {"balance.capacity_ewma", "W",
+       "weight of the newest capacity sample, (0, 1]" + dflt(plain(d.balance.capacity_ewma))},
+      {"balance.locality_weight", "X",
+       "preference for moving tasks whose partners live at the destination" +
+           dflt(plain(d.balance.locality_weight))},
+      {"balance.max_moves", "N",
+       "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
   };
 }
+
+// Keys that may repeat: their values add up within one source.
+bool repeats(const std::string& key) { return key == "cluster.seeds" || key == "emulate.load"; }
 
 po::options_description key_options() {
   po::options_description keys("Keys (as [section] name = value in FILE, or --section.name=value)",
                                100, 50);
   for (const auto& spec : key_specs()) {
-    const bool repeats = std::strcmp(spec.key, "cluster.seeds") == 0;
     const po::value_semantic* value = nullptr;
-    if (repeats) {
+    if (repeats(spec.key)) {
       // Not composing: repeats within one source add up, but the command line replaces the file.
       value = po::value<std::vector<std::string>>()->value_name(spec.arg);
     } else {
@@ -220,7 +250,7 @@ Result<std::vector<FileEntry>> scan_ini(const std::string& text, const std::stri
       return Status::error(at + ": unknown key '" + e.key + "'");
     }
     const auto [seen, fresh] = first_line.emplace(e.key, line);
-    if (!fresh && e.key != "cluster.seeds") {
+    if (!fresh && !repeats(e.key)) {
       return Status::error(at + ": " + e.key + " = '" + e.value + "': already set on line " +
                            std::to_string(seen->second));
     }
@@ -388,6 +418,31 @@ class Applier {
     return *this;
   }
 
+  // Each value is checked with the origin of its own line.
+  Applier& load_ramps(const char* key, std::vector<LoadRamp>& out) {
+    if (!ok() || !src_.vm.count(key)) return *this;
+    for (const auto& value : src_.vm[key].as<std::vector<std::string>>()) {
+      const Raw r{key, value, seed_origin(key, value)};
+      auto ramp = parse_load_ramp(trim(value));
+      if (!ramp) return fail(invalid(r, ramp.error()));
+      out.push_back(*ramp);
+    }
+    return *this;
+  }
+
+  // A choice among an enum's values, named by to_string.
+  template <class E>
+  Applier& named(const char* key, std::initializer_list<E> values, E& out) {
+    std::vector<std::string> names;
+    for (E v : values) names.emplace_back(to_string(v));
+    std::string picked(to_string(out));
+    one_of(key, names, picked);
+    for (E v : values) {
+      if (to_string(v) == picked) out = v;
+    }
+    return *this;
+  }
+
   Applier& secret(const char* key, std::vector<std::uint8_t>& out) {
     if (!ok()) return *this;
     const Raw r{key, c_.secret_file, c_.where(key)};
@@ -442,7 +497,8 @@ class Applier {
     return (src_.config_dir / p).string();
   }
 
-  // Each seeds line of the file has its own origin; the command line replaces them all.
+  // Each line of a repeated key (seeds, load) has its own origin; the command line replaces
+  // them all.
   std::string seed_origin(const char* key, const std::string& value) const {
     if (c_.where(key) == kCommandLine) return kCommandLine;
     for (const auto& e : src_.file_entries) {
@@ -460,6 +516,26 @@ class Applier {
   NodeConfig& c_;
   Status status_ = Status::ok();
 };
+
+void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
+  using S = BalanceStrategy;
+  EmulationSettings& e = c.emulate;
+  BalanceSettings& b = c.balance;
+  a.real("emulate.speed", 0, true, e.speed)
+      .real("emulate.unit_rate", 0, false, e.unit_rate)
+      .load_ramps("emulate.load", e.load)
+      .named("balance.strategy",
+             {S::kNone, S::kHomogeneous, S::kDiffusion, S::kGde, S::kHbm, S::kRid}, b.strategy)
+      .named("balance.capacity", {CapacityMode::kStatic, CapacityMode::kDynamic}, b.capacity)
+      .named("balance.sensing", {Sensing::kEvery, Sensing::kOnce}, b.sensing)
+      .millis("balance.period_ms", 1, 600'000, b.period)
+      .real("balance.eff_min", 0, false, b.eff_min)
+      .check(b.eff_min <= 1, "balance.eff_min", "must be <= 1")
+      .real("balance.capacity_ewma", 0, false, b.capacity_ewma)
+      .check(b.capacity_ewma <= 1, "balance.capacity_ewma", "must be <= 1")
+      .real("balance.locality_weight", 0, true, b.locality_weight)
+      .whole("balance.max_moves", 1, 1'000'000, b.max_moves);
+}
 
 Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
@@ -496,6 +572,7 @@ Status apply(const Sources& src, NodeConfig& c) {
           "must be >= net.reconnect_min_ms (" + ms(c.reconnect_min) + ")")
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)
       .path("log.file", true, c.log_file);
+  apply_emulate_and_balance(a, c);
   if (c.where("migration.chunk_bytes") == "default") {  // fit the default to a smaller frame
     c.chunk_bytes = std::min(c.chunk_bytes, c.max_frame_bytes - 1024);
   }

@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "node/balance_settings.h"
+#include "node/emulation.h"
 #include "node/endpoint.h"
 
 namespace drift {
@@ -39,6 +41,9 @@ struct NodeConfig {
   std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
+
+  EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
+  BalanceSettings balance;    // [balance]
   std::string config_file;
   // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.
   std::map<std::string, std::string> origin;

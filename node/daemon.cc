@@ -2,10 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
 
+#include "node/emulated_compute.h"
+#include "node/external_load.h"
 #include "node/machine_stats.h"
 #include "protocol/archives.h"
 #include "protocol/codec.h"
@@ -53,6 +56,46 @@ Transport::Params transport_params(const NodeConfig& c) {
   return p;
 }
 
+std::uint32_t core_count() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// Tasks computing side by side: each worker is one emulated CPU; a real machine has no more
+// than its cores.
+double parallelism(const NodeConfig& c, const Emulator& emulator) {
+  const std::uint32_t workers = worker_count(c.workers);
+  return emulator.enabled() ? workers : std::min(workers, core_count());
+}
+
+// Runnable processes per core that are not drift's: the emulated schedule, or the machine's load
+// average minus our own runnable threads (10 emulated daemons on one machine must not see each
+// other's CPU as owner load).
+double external_load_now(const Emulator& emulator, double now_s) {
+  if (emulator.enabled()) return emulator.external_load(now_s);
+  return external_load_per_core(read_load_average(), count_own_runnable_threads(), core_count());
+}
+
+// The unloaded capacity used in static mode and until the first measurement: node.capacity,
+// else a benchmark of one core — through the emulated compute path when emulating, so it
+// measures the emulated speed; measure_capacity() counts millions of stencil cells per second,
+// heat2d's work unit — normalised for the external load it ran under, times the parallelism.
+double static_capacity(const NodeConfig& c, const Emulator& emulator) {
+  if (c.capacity > 0) return c.capacity;
+  const double one_core =
+      emulator.enabled() ? emulated_benchmark(emulator) : measure_capacity() * 1e6;
+  return one_core * (1 + external_load_now(emulator, 0)) * parallelism(c, emulator);
+}
+
+LoadMeter::Params meter_params(const NodeConfig& c, const Emulator& emulator,
+                               double static_estimate) {
+  LoadMeter::Params p;
+  p.homogeneous = c.balance.strategy == BalanceStrategy::kHomogeneous;
+  p.capacity = c.balance.capacity;
+  p.sensing = c.balance.sensing;
+  p.ewma = c.balance.capacity_ewma;
+  p.static_capacity = static_estimate;
+  p.parallelism = parallelism(c, emulator);
+  return p;
+}
+
 PhiAccrualDetector::Params detector_params(const NodeConfig& c) {
   PhiAccrualDetector::Params p;
   p.threshold = c.phi_threshold;
@@ -62,13 +105,27 @@ PhiAccrualDetector::Params detector_params(const NodeConfig& c) {
   return p;
 }
 
+BalancerService::Params balancer_params(const NodeConfig& c) {
+  BalancerService::Params p;
+  p.planner.strategy = c.balance.strategy;
+  p.planner.eff_min = c.balance.eff_min;
+  p.planner.locality_weight = c.balance.locality_weight;
+  p.planner.max_moves = c.balance.max_moves;
+  p.period = c.balance.period;
+  p.group_size = c.group_size;
+  return p;
+}
+
 }  // namespace
 
 Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
     : config_(std::move(config)),
       apps_(apps),
       incarnation_(new_incarnation()),
-      capacity_(config_.capacity > 0 ? config_.capacity : measure_capacity()),
+      emulator_(config_.emulate, std::chrono::steady_clock::now()),
+      capacity_(static_capacity(config_, emulator_)),
+      meter_(meter_params(config_, emulator_, capacity_),
+             [this](double t) { return external_load_now(emulator_, t); }),
       pool_(worker_count(config_.workers)),
       signals_(io_, SIGINT, SIGTERM),
       transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
@@ -77,8 +134,10 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
       membership_(io_, transport_, table_,
                   MembershipService::Params{config_.heartbeat_interval, config_.group_size, 8},
                   [this] { return load_index(); }),
-      host_(io_, pool_, apps_, [this](HandlerEffects&& e) { on_effects(std::move(e)); },
-            config_.inline_handler_us),
+      host_(
+          io_, pool_, apps_, [this](HandlerEffects&& e) { on_effects(std::move(e)); },
+          // An emulated compute sleeps: never on the network thread.
+          emulator_.enabled() ? 0 : config_.inline_handler_us, &emulator_),
       router_(*this, host_, locations_, pointers_, counters_),
       migration_(*this, host_, router_, locations_, pointers_, counters_, apps_,
                  MigrationService::Params{config_.chunk_bytes, config_.accept_tasks,
@@ -86,6 +145,8 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
                  [this](std::uint32_t id) { return membership_.is_alive(id); },
                  [] { return read_available_memory(); },
                  [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
+      balancer_(io_, balancer_params(config_), *this, table_, meter_, host_, migration_,
+                locations_, partners_, counters_),
       coordinator_(*this, apps_, locations_, [this] { return candidates(); }),
       task_lists_(io_),
       sweep_timer_(io_) {}
@@ -117,6 +178,11 @@ Status Daemon::start() {
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
   membership_.report_counters([this] { return counters_; });
   router_.set_arrival_check([this](TaskId t) { return migration_.arriving(t); });
+  migration_.set_balance_check([this](const BalanceBasis& b) { return balancer_.recheck(b); });
+  migration_.set_installed_hook([this](TaskId t, const BalanceBasis& b) {
+    if (b.balance) meter_.expect(t, b.task_load);
+  });
+  membership_.count_sent([this](std::size_t bytes) { counters_.heartbeat_bytes += bytes; });
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (!ec) {
       spdlog::info("signal {}: shutting down", sig);
@@ -124,11 +190,24 @@ Status Daemon::start() {
     }
   });
   membership_.start(config_.seeds);
+  balancer_.start();
   sweep();
   spdlog::info("driftd node {} '{}' listening on {}, cluster '{}', incarnation {}, capacity "
                "{:.3g}, {} workers",
                config_.node_id, config_.name, at.to_string(), config_.cluster_name, incarnation_,
                capacity_, worker_count(config_.workers));
+  spdlog::info("capacity {} (sensing {}, EWMA weight {}), balance.strategy {}, static estimate "
+               "{:.4g} load/s",
+               to_string(config_.balance.capacity), to_string(config_.balance.sensing),
+               config_.balance.capacity_ewma, to_string(config_.balance.strategy), capacity_);
+  if (emulator_.enabled()) {
+    spdlog::info("emulated machine: speed {}, {} work units/s at speed 1, {} external-load "
+                 "ramp(s); load average = the emulated external load",
+                 config_.emulate.speed, config_.emulate.unit_rate, config_.emulate.load.size());
+  } else {
+    spdlog::info("real machine (no emulation): external load = load average - own runnable "
+                 "threads, per core");
+  }
   return Status::ok();
 }
 
@@ -139,6 +218,7 @@ void Daemon::stop() {
     if (stopping_) return;
     stopping_ = true;
     membership_.stop();
+    balancer_.stop();
     sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();
@@ -266,6 +346,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_task_finished(m);
         } else if constexpr (std::is_same_v<T, JobFailed>) {
           coordinator_.on_task_failed(from, m);
+        } else if constexpr (std::is_same_v<T, BalanceRequest>) {
+          balancer_.on_request(m);
         } else {
           spdlog::warn("node {} sent a {}, which nodes do not send; ignored", from,
                        to_string(T::kType));
@@ -305,11 +387,15 @@ void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
 
 void Daemon::on_location_update(const LocationUpdate& u) {
   router_.on_location_update(u);
-  if (home_of(u.task.job) == config_.node_id) coordinator_.on_task_moved(u.task, u.node);
+  if (home_of(u.task.job) == config_.node_id) coordinator_.on_task_moved(u.task, u.node, u.epoch);
 }
 
 void Daemon::on_job_end(std::uint64_t job) {
+  for (TaskId t : host_.tasks()) {
+    if (t.job == job) meter_.forget(t);
+  }
   host_.end(job);
+  partners_.forget_job(job);
   router_.drop_job(job);
   migration_.drop_job(job);
   ended_jobs_.add(job);
@@ -351,8 +437,17 @@ TaskListReply Daemon::task_list(std::uint64_t request) const {
 }
 
 void Daemon::on_effects(HandlerEffects&& effects) {
+  // A task released by a migration may still deliver the effects of a handler that ran before.
+  if (host_.hosts(effects.task)) {
+    meter_.on_effects(effects, now_s());
+  } else {
+    meter_.forget(effects.task);
+  }
   const std::uint32_t root = effects.job->root;
-  for (auto& m : effects.sends) router_.route(std::move(m), config_.node_id);
+  for (auto& m : effects.sends) {
+    partners_.record(effects.task, m.to);
+    router_.route(std::move(m), config_.node_id);
+  }
   for (auto& c : effects.contributions) send_to_node(root, std::move(c));
   if (effects.finished) send_to_node(root, std::move(*effects.finished));
   if (effects.error) {
@@ -379,14 +474,22 @@ void Daemon::on_transition(const MemberTransition& t) {
 
 LoadIndex Daemon::load_index() {
   LoadIndex load;
-  load.task_load = host_.total_load();
-  load.capacity = capacity_;
-  load.utilization = capacity_ > 0 ? load.task_load / capacity_ : 0;
-  load.load_average = read_load_average();
+  meter_.sense(now_s());
+  meter_.track(host_.tasks());  // tasks that moved or ended leave the sums; unreported ones
+                                // count with the mean of the others
+  const balance::NodeLoad expected = balancer_.expected_load();
+  load.task_load = expected.load;
+  load.capacity = expected.capacity;
+  load.utilization = balance::utilization(expected);
+  load.load_average = meter_.external_load();  // per core, programs that are not drift's
   load.free_memory_bytes = read_available_memory();
   load.owner = OwnerState::kAvailable;
   load.task_count = host_.task_count();
   return load;
+}
+
+double Daemon::now_s() const {
+  return emulator_.seconds_since_start(std::chrono::steady_clock::now());
 }
 
 StatusReply Daemon::status() {
@@ -413,7 +516,7 @@ std::vector<PlacementCandidate> Daemon::candidates() const {
   for (const Member& m : table_.members()) {
     if (m.info.state != MemberState::kAlive) continue;
     bool self = m.info.node_id == config_.node_id;
-    double capacity = self || !m.heard ? capacity_ : m.load.capacity;
+    double capacity = self || !m.heard ? meter_.capacity() : m.load.capacity;
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
     out.push_back({m.info.node_id, m.info.name, capacity});
   }

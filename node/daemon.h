@@ -9,12 +9,15 @@
 
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
+#include "node/balancer_service.h"
 #include "node/config.h"
 #include "node/job_coordinator.h"
+#include "node/load_meter.h"
 #include "node/member_table.h"
 #include "node/membership_service.h"
 #include "node/message_router.h"
 #include "node/messenger.h"
+#include "node/partner_book.h"
 #include "node/recent_set.h"
 #include "node/migration_service.h"
 #include "node/task_host.h"
@@ -59,13 +62,16 @@ class Daemon final : public Messenger {
   void sweep();
   bool stale(const Hello& peer) const;
   LoadIndex load_index();
+  double now_s() const;  // seconds since the daemon started
   StatusReply status();
   std::vector<PlacementCandidate> candidates() const;
 
   NodeConfig config_;
   const AppRegistry& apps_;
   std::uint64_t incarnation_;
-  double capacity_;
+  Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
+  double capacity_;    // static estimate, unloaded: node.capacity or the start-up benchmark
+  LoadMeter meter_;    // what this node measures and advertises (DESIGN.md §8 phase 1)
   asio::io_context io_;
   asio::thread_pool pool_;
   asio::signal_set signals_;
@@ -79,6 +85,8 @@ class Daemon final : public Messenger {
   std::map<std::uint32_t, NodeCounters> peer_counters_;
   MessageRouter router_;
   MigrationService migration_;
+  PartnerBook partners_;  // who each hosted task talks to, for the balancer's locality term
+  BalancerService balancer_;
   JobCoordinator coordinator_;
   TaskListQuery task_lists_;
   std::map<std::uint64_t, ConnectionPtr> migrate_requests_;

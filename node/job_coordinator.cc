@@ -56,6 +56,14 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
                                             "': expected a number of tasks to move per step"});
     }
   }
+  if (auto it = spec.runtime.find("placement"); it != spec.runtime.end()) {
+    if (it->second == "even") {
+      for (auto& n : nodes) n.second = 1;  // the same share everywhere, whatever the capacity
+    } else if (it->second != "capacity") {
+      return reply(client, JobFailed{0, "placement = '" + it->second +
+                                            "': expected 'capacity' or 'even'"});
+    }
+  }
   std::vector<std::uint32_t> placement = place_by_capacity(spec.tasks, nodes);
   if (placement.size() != spec.tasks) {
     return reply(client, JobFailed{0, "no live node with capacity to place the tasks on"});
@@ -90,6 +98,7 @@ void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
   job->created.insert(msg.node);
   if (job->created.size() < job->nodes.size() || job->started) return;
   job->started = true;
+  job->step_began = std::chrono::steady_clock::now();
   for (std::uint32_t node : job->nodes) messenger_.send_to_node(node, StartJob{job->id});
 }
 
@@ -117,6 +126,9 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
     for (std::size_t k = 0; k < ops.size(); ++k) values[k] = combine(ops[k], values[k], (*r.by_task[t])[k]);
   }
   job.steps.erase(step);
+  auto now = std::chrono::steady_clock::now();
+  job.step_s.push_back(std::chrono::duration<double>(now - job.step_began).count());
+  job.step_began = now;
   send_reduction(job, step, values);
   reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
   if (job.chaos_migrations > 0 && step + 1 < job.spec.steps) stir(job);
@@ -151,8 +163,17 @@ void JobCoordinator::stir(const Job& job) {
   }
 }
 
-void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node) {
-  if (Job* job = find(task.job)) job->nodes.insert(node);
+// Several nodes may tell the home of the same move; the task's move count (epoch) says how many
+// moves are new.
+void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch) {
+  Job* job = find(task.job);
+  if (!job) return;
+  job->nodes.insert(node);
+  std::uint64_t& known = job->epochs[task.index];
+  if (epoch > known) {
+    job->migrations += epoch - known;
+    known = epoch;
+  }
 }
 
 void JobCoordinator::on_task_finished(const TaskFinished& msg) {
@@ -175,7 +196,10 @@ void JobCoordinator::complete_job(Job& job) {
   res.tasks = job.spec.tasks;
   res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.begin).count();
   res.details = outcome->details;
-  spdlog::info("job {:#x} done in {:.3f} s: checksum {}", job.id, res.wall_s, res.checksum);
+  res.step_s = job.step_s;
+  res.migrations = job.migrations;
+  spdlog::info("job {:#x} done in {:.3f} s, {} migrations: checksum {}", job.id, res.wall_s,
+               res.migrations, res.checksum);
   reply(job.client, res);
   end_everywhere(job, false, "done");
   locations_.drop_job(job.id);

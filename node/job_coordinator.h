@@ -45,7 +45,7 @@ class JobCoordinator {
   void on_task_failed(std::uint32_t from_node, const JobFailed& msg);
   void on_node_dead(std::uint32_t node_id, const std::string& name);
   // The home learned that a task of one of our jobs moved to `node`.
-  void on_task_moved(TaskId task, std::uint32_t node);
+  void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
   void on_client_closed(const ConnectionPtr& client);
 
   std::size_t active_jobs() const { return jobs_.size(); }
@@ -67,6 +67,10 @@ class JobCoordinator {
     bool started = false;
     ConnectionPtr client;
     std::chrono::steady_clock::time_point begin;
+    std::chrono::steady_clock::time_point step_began;  // when the current step started
+    std::vector<double> step_s;                         // wall seconds of each completed step
+    std::map<std::uint32_t, std::uint64_t> epochs;      // highest move count heard per task
+    std::uint64_t migrations = 0;
     std::uint32_t chaos_migrations = 0;
   };
 

@@ -51,7 +51,10 @@ void MembershipService::round() {
   hb.gossip = table_.gossip(params_.gossip_entries);
   Frame frame = make_frame(encode(WireMessage(hb)));
   for (std::uint32_t id : table_.local_group(params_.group_size)) {
-    if (auto address = address_of(id)) transport_.send(id, *address, frame);
+    if (auto address = address_of(id)) {
+      transport_.send(id, *address, frame);
+      if (sent_) sent_(frame.size());
+    }
   }
 }
 

@@ -35,6 +35,8 @@ class MembershipService {
   void subscribe(TransitionHandler h) { subscribers_.push_back(std::move(h)); }
   // What the heartbeats report of this node's migration work (driftctl status).
   void report_counters(std::function<NodeCounters()> source) { counters_ = std::move(source); }
+  // Told the bytes of every heartbeat frame sent (for the per-node traffic figures).
+  void count_sent(std::function<void(std::size_t)> sink) { sent_ = std::move(sink); }
 
   // A node completed a handshake with us: it exists, at that incarnation and address.
   void on_peer_hello(const Hello& hello);
@@ -60,6 +62,7 @@ class MembershipService {
   bool stopped_ = false;
   std::vector<TransitionHandler> subscribers_;
   std::function<NodeCounters()> counters_;
+  std::function<void(std::size_t)> sent_;
 };
 
 }  // namespace drift

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "protocol/codec.h"
 
 namespace drift {
@@ -12,6 +14,12 @@ std::string task_name(TaskId t) {
 }
 double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+// A chunk's frame up to its state bytes: header, task, epoch, index, length. Fixed-width fields,
+// so the same for every chunk; the capture leaves this much room in front of each piece.
+std::size_t chunk_frame_prefix() {
+  static const std::size_t bytes = encode_prefix(MigrationChunk{}, 0).size();
+  return bytes;
 }
 }  // namespace
 
@@ -56,7 +64,25 @@ void MigrationService::on_command(const MigrateCommand& cmd) {
                          std::to_string(self) + " (finished, or no such task)");
 }
 
-void MigrationService::start(const MigrateCommand& cmd) {
+void MigrationService::move(TaskId task, std::uint32_t dest, const BalanceBasis& basis) {
+  start(MigrateCommand{0, messenger_.self_id(), task, dest}, basis);
+}
+
+std::vector<TaskId> MigrationService::moving_tasks() const {
+  std::vector<TaskId> out;
+  for (const auto& [task, move] : outgoing_) out.push_back(task);
+  return out;
+}
+
+double MigrationService::incoming_balance_load() const {
+  double sum = 0;
+  for (const auto& [task, in] : incoming_) {
+    if (in.offer.basis.balance) sum += in.offer.basis.task_load;
+  }
+  return sum;
+}
+
+void MigrationService::start(const MigrateCommand& cmd, const BalanceBasis& basis) {
   const std::uint32_t self = messenger_.self_id();
   if (cmd.dest == self) return report(cmd, false, "task is already on node " + std::to_string(self));
   if (!is_alive_(cmd.dest)) {
@@ -65,31 +91,74 @@ void MigrationService::start(const MigrateCommand& cmd) {
   if (auto st = host_.freeze(cmd.task); !st) return report(cmd, false, st.message());
   Outgoing out;
   out.cmd = cmd;
+  out.basis = basis;
   out.epoch = host_.epoch(cmd.task) + 1;
   out.began = Clock::now();
-  outgoing_[cmd.task] = std::move(out);
-  host_.capture(cmd.task, [this, task = cmd.task](Result<std::vector<std::uint8_t>> state) {
-    on_captured(task, std::move(state));
-  });
+  out.attempt = ++attempts_;
+  out.cancel = std::make_shared<std::atomic<bool>>(false);
+  TaskHost::CaptureSink sink;
+  sink.piece_bytes = params_.chunk_bytes;
+  sink.piece_front = chunk_frame_prefix();
+  sink.cancel = out.cancel;
+  const TaskId task = cmd.task;
+  const std::uint64_t attempt = out.attempt;
+  sink.sized = [this, task, attempt](std::uint64_t bytes) { on_sized(task, attempt, bytes); };
+  sink.piece = [this, task, attempt](std::uint32_t index, BufferPool::Ptr piece) {
+    on_piece(task, attempt, index, std::move(piece));
+  };
+  sink.done = [this, task, attempt](Status st) { on_captured(task, attempt, st); };
+  outgoing_[task] = std::move(out);
+  host_.capture(task, std::move(sink));
 }
 
-void MigrationService::on_captured(TaskId task, Result<std::vector<std::uint8_t>> state) {
+MigrationService::Outgoing* MigrationService::outgoing(TaskId task, std::uint64_t attempt) {
   auto it = outgoing_.find(task);
-  if (it == outgoing_.end()) return;
-  if (!state) return finish(task, false, state.error());
-  Outgoing& out = it->second;
-  out.state = std::make_shared<const std::vector<std::uint8_t>>(std::move(state).value());
-  spdlog::debug("migration of {}: captured {} bytes after {:.3f} ms", task_name(task),
-                out.state->size(), ms_since(out.began));
+  return it == outgoing_.end() || it->second.attempt != attempt ? nullptr : &it->second;
+}
+
+// The state's size is known before its bytes: the offer goes out while they are written.
+void MigrationService::on_sized(TaskId task, std::uint64_t attempt, std::uint64_t bytes) {
+  Outgoing* out = outgoing(task, attempt);
+  if (!out) return;
   auto info = host_.job_info(task.job);
   if (!info) return finish(task, false, "the job ended");
+  out->state_bytes = bytes;
+  out->offered = true;
+  spdlog::debug("migration of {}: {} bytes to write, offered after {:.3f} ms", task_name(task),
+                bytes, ms_since(out->began));
   MigrationOffer offer{task,
-                       out.epoch,
+                       out->epoch,
                        info->root,
                        info->spec,
-                       out.state->size(),
-                       chunk_count(out.state->size(), params_.chunk_bytes)};
-  messenger_.send_to_node(out.cmd.dest, std::move(offer));
+                       bytes,
+                       chunk_count(bytes, params_.chunk_bytes),
+                       out->basis};
+  messenger_.send_to_node(out->cmd.dest, std::move(offer));
+}
+
+// A piece of the state is written: it becomes a chunk frame in place (its buffer has room for
+// the frame's start) and goes out at once, or when the destination accepts.
+void MigrationService::on_piece(TaskId task, std::uint64_t attempt, std::uint32_t index,
+                                BufferPool::Ptr piece) {
+  Outgoing* out = outgoing(task, attempt);
+  if (!out) return;
+  const std::size_t front = chunk_frame_prefix();
+  const std::vector<std::uint8_t> prefix =
+      encode_prefix(MigrationChunk{task, out->epoch, index, {}}, piece->size - front);
+  std::copy(prefix.begin(), prefix.end(), piece->data.get());
+  Frame frame;
+  frame.tail = piece->bytes();
+  frame.tail_owner = std::move(piece);
+  if (!out->accepted) return out->early.push_back(std::move(frame));
+  messenger_.send_frame(out->cmd.dest, std::move(frame));
+}
+
+void MigrationService::on_captured(TaskId task, std::uint64_t attempt, const Status& status) {
+  Outgoing* out = outgoing(task, attempt);
+  if (!out) return;
+  if (!status) return finish(task, false, status.message());
+  spdlog::debug("migration of {}: {} bytes written after {:.3f} ms", task_name(task),
+                out->state_bytes, ms_since(out->began));
 }
 
 void MigrationService::on_answer(const MigrationAnswer& answer, std::uint32_t from) {
@@ -99,41 +168,49 @@ void MigrationService::on_answer(const MigrationAnswer& answer, std::uint32_t fr
   }
   if (!answer.accepted) {
     return finish(answer.task, false,
-                  "node " + std::to_string(from) + " refused the task: " + answer.reason);
+                  "node " + std::to_string(from) + " refused the task: " + answer.reason, false);
   }
   Outgoing& out = it->second;
-  spdlog::debug("migration of {}: accepted after {:.3f} ms", task_name(answer.task),
-                ms_since(out.began));
-  const std::uint32_t chunks = chunk_count(out.state->size(), params_.chunk_bytes);
-  for (std::uint32_t i = 0; i < chunks; ++i) {
-    auto piece = chunk_of(*out.state, i, params_.chunk_bytes);
-    MigrationChunk chunk{answer.task, out.epoch, i, {}};
-    Frame frame = make_frame(encode_prefix(chunk, piece.size()));
-    frame.tail_owner = out.state;
-    frame.tail = piece;
-    messenger_.send_frame(from, std::move(frame));
-  }
-  spdlog::debug("migration of {}: {} chunks queued after {:.3f} ms", task_name(answer.task),
-                chunks, ms_since(out.began));
+  spdlog::debug("migration of {}: accepted after {:.3f} ms, {} chunks written by then",
+                task_name(answer.task), ms_since(out.began), out.early.size());
+  out.accepted = true;
+  for (Frame& frame : out.early) messenger_.send_frame(from, std::move(frame));
+  out.early.clear();
 }
 
 void MigrationService::on_done(const MigrationDone& done, std::uint32_t from) {
   auto it = outgoing_.find(done.task);
-  if (it == outgoing_.end() || it->second.epoch != done.epoch || it->second.cmd.dest != from) {
+  if (it != outgoing_.end() && it->second.epoch == done.epoch && it->second.cmd.dest == from) {
+    return finish(
+        done.task, done.ok,
+        done.ok ? "" : "node " + std::to_string(from) + " could not install it: " + done.reason,
+        false);
+  }
+  // We are the destination and the source gave the move up (its capture failed, the job
+  // ended): what arrived is dropped, and what waited for the task goes to the source again.
+  auto in = incoming_.find(done.task);
+  if (done.ok || in == incoming_.end() || in->second.from != from ||
+      in->second.offer.epoch != done.epoch || in->second.installing) {
     return;
   }
-  finish(done.task, done.ok,
-         done.ok ? "" : "node " + std::to_string(from) + " could not install it: " + done.reason);
+  spdlog::info("node {} gave up moving task {} here: {}", from, task_name(done.task), done.reason);
+  drop_incoming(in, "node " + std::to_string(from) + " gave the move up: " + done.reason);
+  router_.on_installed(done.task);
 }
 
 // Ends a move at the source: the task becomes a pointer (ok) or runs on here (not ok).
-void MigrationService::finish(TaskId task, bool ok, const std::string& reason) {
+void MigrationService::finish(TaskId task, bool ok, const std::string& reason,
+                              bool tell_destination) {
   auto it = outgoing_.find(task);
   if (it == outgoing_.end()) return;
   Outgoing out = std::move(it->second);
   outgoing_.erase(it);
   double seconds = std::chrono::duration<double>(Clock::now() - out.began).count();
   if (!ok) {
+    out.cancel->store(true, std::memory_order_release);  // a capture still writing stops
+    if (out.offered && tell_destination) {
+      messenger_.send_to_node(out.cmd.dest, MigrationDone{task, out.epoch, false, reason});
+    }
     host_.resume(task);
     spdlog::info("migration of {} to node {} failed, it resumes here: {}", task_name(task),
                  out.cmd.dest, reason);
@@ -145,14 +222,14 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason) {
   pointers_.add(task, dest, out.epoch, Clock::now());
   cache_.update(task, dest, out.epoch);
   ++counters_.migrations_out;
-  counters_.bytes_moved += out.state->size();
+  counters_.bytes_moved += out.state_bytes;
   for (auto& h : held) router_.route(std::move(h.msg), h.from_node);
   std::uint32_t home = home_of(task.job);
   if (home != messenger_.self_id()) ++counters_.location_updates;
   messenger_.send_to_node(home, LocationUpdate{task, dest, out.epoch});
   spdlog::info("migrated {} to node {}: {} bytes in {:.3f} s", task_name(task), dest,
-               out.state->size(), seconds);
-  report(out.cmd, true, "", out.state->size(), seconds);
+               out.state_bytes, seconds);
+  report(out.cmd, true, "", out.state_bytes, seconds);
 }
 
 std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer) const {
@@ -162,6 +239,9 @@ std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer
   if (job_ended_(offer.task.job)) return "the job has ended";
   if (host_.hosts(offer.task)) return "the task already lives here";
   if (incoming_.count(offer.task)) return "the task is already arriving";
+  if (offer.basis.balance && balance_check_) {
+    if (auto why = balance_check_(offer.basis)) return why;
+  }
   std::uint64_t limit = params_.memory_limit > 0 ? params_.memory_limit : free_memory_() / 2;
   if (offer.state_bytes > limit) {
     return "not enough memory: " + std::to_string(offer.state_bytes) + " bytes offered, " +
@@ -178,11 +258,16 @@ void MigrationService::on_offer(const MigrationOffer& offer, std::uint32_t from)
     spdlog::info("refused task {} from node {}: {}", task_name(offer.task), from, *why);
     return messenger_.send_to_node(from, MigrationAnswer{offer.task, offer.epoch, false, *why});
   }
+  Incoming in{offer, from, ++attempts_,
+              StateAssembler(offer.state_bytes, offer.chunks, params_.chunk_bytes), nullptr, false,
+              Clock::now()};
+  if (offer.chunks >= kStreamingChunks) {
+    in.stream = std::make_shared<StateStream>(offer.state_bytes, offer.chunks, params_.chunk_bytes);
+  }
   incoming_.erase(offer.task);
-  incoming_.emplace(offer.task,
-                    Incoming{offer, from,
-                             StateAssembler(offer.state_bytes, offer.chunks, params_.chunk_bytes)});
+  Incoming& accepted = incoming_.emplace(offer.task, std::move(in)).first->second;
   messenger_.send_to_node(from, MigrationAnswer{offer.task, offer.epoch, true, ""});
+  if (accepted.stream) install(accepted);  // it reads the chunks as they come
 }
 
 void MigrationService::on_chunk(const ChunkView& chunk, std::uint32_t from) {
@@ -193,58 +278,81 @@ void MigrationService::on_chunk(const ChunkView& chunk, std::uint32_t from) {
   }
   Incoming& in = it->second;
   if (in.installing) return;
-  if (auto st = in.assembler.add(chunk.index, chunk.bytes); !st) {
+  Status st = in.stream ? in.stream->add(chunk.index, chunk.bytes, chunk.owner)
+                        : in.assembler.add(chunk.index, chunk.bytes, chunk.owner);
+  if (!st) {
     MigrationDone done{chunk.task, chunk.epoch, false, st.message()};
-    incoming_.erase(it);
+    drop_incoming(it, st.message());
     return messenger_.send_to_node(from, std::move(done));
   }
-  if (!in.assembler.complete()) return;
-  install(in);
+  if (!(in.stream ? in.stream->complete() : in.assembler.complete())) return;
+  spdlog::debug("migration of {} from node {}: {} chunks in after {:.3f} ms", task_name(chunk.task),
+                from, in.offer.chunks, ms_since(in.began));
+  in.installing = true;
+  if (!in.stream) install(in);
+}
+
+void MigrationService::drop_incoming(std::map<TaskId, Incoming>::iterator it,
+                                     const std::string& reason) {
+  if (it->second.stream && !it->second.installing) it->second.stream->fail(reason);
+  incoming_.erase(it);
+}
+
+// The job as this node knows it, or as the offer describes it.
+Result<std::shared_ptr<const JobInfo>> MigrationService::job_for(
+    const MigrationOffer& offer) const {
+  if (auto info = host_.job_info(offer.task.job)) return info;
+  auto made = std::make_shared<JobInfo>();
+  made->id = offer.task.job;
+  made->root = offer.root;
+  made->spec = offer.spec;
+  made->app = apps_.find(offer.spec.app);
+  if (auto st = made->app->validate(made->spec); !st) return st;
+  return std::shared_ptr<const JobInfo>(std::move(made));
 }
 
 void MigrationService::install(Incoming& in) {
   const MigrationOffer& offer = in.offer;
-  in.installing = true;
-  auto info = host_.job_info(offer.task.job);
-  if (!info) {
-    auto made = std::make_shared<JobInfo>();
-    made->id = offer.task.job;
-    made->root = offer.root;
-    made->spec = offer.spec;
-    made->app = apps_.find(offer.spec.app);
-    if (auto st = made->app->validate(made->spec); !st) {
-      return installed(offer.task, offer.epoch, st);
-    }
-    info = made;
-  }
-  auto state = std::make_shared<const std::vector<std::uint8_t>>(in.assembler.take());
-  host_.install(info, offer.task, offer.epoch, std::move(state),
-                [this, task = offer.task, epoch = offer.epoch](Status st) {
-                  installed(task, epoch, std::move(st));
-                });
+  auto info = job_for(offer);
+  if (!info) return installed(offer.task, in.attempt, info.status());
+  auto done = [this, task = offer.task, attempt = in.attempt](Status st) {
+    installed(task, attempt, std::move(st));
+  };
+  if (in.stream) return host_.install_streaming(*info, offer.task, offer.epoch, in.stream, done);
+  auto state = std::make_shared<const StatePieces>(in.assembler.take());
+  host_.install(*info, offer.task, offer.epoch, std::move(state), done);
 }
 
 // The install finished (or failed): tell the source; what waited for the task moves on.
-void MigrationService::installed(TaskId task, std::uint64_t epoch, Status status) {
+void MigrationService::installed(TaskId task, std::uint64_t attempt, Status status) {
   auto it = incoming_.find(task);
-  if (it == incoming_.end() || it->second.offer.epoch != epoch) {
+  if (it == incoming_.end() || it->second.attempt != attempt) {
     if (status && job_ended_(task.job)) host_.end(task.job);  // ended while loading
     return;
   }
   const std::uint32_t from = it->second.from;
-  incoming_.erase(it);
+  const std::uint64_t epoch = it->second.offer.epoch;
+  const Clock::time_point began = it->second.began;
+  const BalanceBasis basis = it->second.offer.basis;
+  drop_incoming(it, status ? "" : status.message());
   if (!status) {
     router_.on_installed(task);  // nothing lives here: waiting messages go to the source
     return messenger_.send_to_node(from, MigrationDone{task, epoch, false, status.message()});
   }
   ++counters_.migrations_in;
+  if (installed_hook_) installed_hook_(task, basis);
+  spdlog::debug("migration of {} from node {}: installed after {:.3f} ms", task_name(task), from,
+                ms_since(began));
   cache_.update(task, messenger_.self_id(), epoch);
   router_.on_installed(task);
   messenger_.send_to_node(from, MigrationDone{task, epoch, true, ""});
 }
 
 void MigrationService::drop_job(std::uint64_t job) {
-  std::erase_if(incoming_, [&](const auto& entry) { return entry.first.job == job; });
+  for (auto it = incoming_.begin(); it != incoming_.end();) {
+    auto here = it++;
+    if (here->first.job == job) drop_incoming(here, "the job ended");
+  }
   std::vector<TaskId> leaving;
   for (const auto& [task, out] : outgoing_) {
     if (task.job == job) leaving.push_back(task);
@@ -258,7 +366,10 @@ void MigrationService::on_node_dead(std::uint32_t node) {
     if (out.cmd.dest == node) stuck.push_back(task);
   }
   for (TaskId t : stuck) finish(t, false, "node " + std::to_string(node) + " died");
-  std::erase_if(incoming_, [&](const auto& entry) { return entry.second.from == node; });
+  for (auto it = incoming_.begin(); it != incoming_.end();) {
+    auto here = it++;
+    if (here->second.from == node) drop_incoming(here, "node " + std::to_string(node) + " died");
+  }
 }
 
 }  // namespace drift

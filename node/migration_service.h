@@ -1,12 +1,15 @@
 // Moves tasks between nodes (DESIGN.md §7). Source: freeze the task after its current handler,
-// capture its state, offer it to the destination, ship it in chunks behind small messages, and on
-// the destination's "installed" turn the task into a forwarding pointer, forward what arrived
-// meanwhile and tell the task's home. If the destination refuses or fails, the task resumes here.
-// Destination: accept or refuse an offer (availability, memory), assemble the chunks, install and
-// start the task, deliver what waited for it. Commands ("move task T to node N") reach the
-// holder through the task's home. Network thread only.
+// count its state's bytes, offer it to the destination, and ship it in chunks behind small
+// messages while it is being written (chunks written before the answer wait for it); on the
+// destination's "installed" turn the task into a forwarding pointer, forward what arrived
+// meanwhile and tell the task's home. If the destination refuses or fails, or the capture fails,
+// the task resumes here (and a destination that accepted is told to drop what it has).
+// Destination: accept or refuse an offer (availability, memory), keep the chunks as they arrive,
+// install the task straight from them and start it, deliver what waited for it. Commands ("move
+// task T to node N") reach the holder through the task's home. Network thread only.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -52,31 +55,62 @@ class MigrationService {
   // The job is over: state arriving for it is dropped.
   void drop_job(std::uint64_t job);
   void set_accepting(bool accept) { params_.accept = accept; }
+  // The balancer moves a task that lives here; the offer carries the sender's view (`basis`) so
+  // the destination can re-check it with `balance_check` (a reason refuses the move).
+  void move(TaskId task, std::uint32_t dest, const BalanceBasis& basis);
+  using BalanceCheck = std::function<std::optional<std::string>(const BalanceBasis&)>;
+  void set_balance_check(BalanceCheck check) { balance_check_ = std::move(check); }
+  // Told of every task installed here, with the basis its sender offered it on.
+  using InstalledHook = std::function<void(TaskId, const BalanceBasis&)>;
+  void set_installed_hook(InstalledHook hook) { installed_hook_ = std::move(hook); }
+  std::size_t moving_out() const { return outgoing_.size(); }
+  bool moving(TaskId task) const { return outgoing_.count(task) > 0; }
+  std::vector<TaskId> moving_tasks() const;
+  // Load of balancing moves accepted here whose state has not been installed yet.
+  double incoming_balance_load() const;
   // The task's state is on its way here: messages for it should wait, not ask the home.
   bool arriving(TaskId task) const { return incoming_.count(task) > 0; }
 
  private:
   struct Outgoing {
     MigrateCommand cmd;
-    std::uint64_t epoch = 0;  // the task's move count once it arrives
-    std::shared_ptr<const std::vector<std::uint8_t>> state;
+    BalanceBasis basis;
+    std::uint64_t epoch = 0;    // the task's move count once it arrives
+    std::uint64_t attempt = 0;  // tells this move's capture events from an earlier move's
+    std::uint64_t state_bytes = 0;
+    bool offered = false;
+    bool accepted = false;
+    std::vector<Frame> early;  // chunks written before the destination accepted
+    std::shared_ptr<std::atomic<bool>> cancel;
     Clock::time_point began;
   };
   struct Incoming {
     MigrationOffer offer;
     std::uint32_t from = 0;
-    StateAssembler assembler;
-    bool installing = false;
+    std::uint64_t attempt = 0;            // tells this move's install from an earlier one's
+    StateAssembler assembler;             // a small state: installed once every chunk is in
+    std::shared_ptr<StateStream> stream;  // a large one: loaded while its chunks arrive
+    bool installing = false;              // every chunk is in: the move is no longer given up
+    Clock::time_point began;              // when we accepted
   };
+  // States of at least this many chunks are loaded while they arrive (install_streaming).
+  static constexpr std::uint32_t kStreamingChunks = 4;
 
-  void start(const MigrateCommand& cmd);
-  void on_captured(TaskId task, Result<std::vector<std::uint8_t>> state);
-  void finish(TaskId task, bool ok, const std::string& reason);
+  void start(const MigrateCommand& cmd, const BalanceBasis& basis = {});
+  Outgoing* outgoing(TaskId task, std::uint64_t attempt);
+  void on_sized(TaskId task, std::uint64_t attempt, std::uint64_t bytes);
+  void on_piece(TaskId task, std::uint64_t attempt, std::uint32_t index, BufferPool::Ptr piece);
+  void on_captured(TaskId task, std::uint64_t attempt, const Status& status);
+  // `tell_destination`: a destination that may hold part of the state is told to drop it.
+  void finish(TaskId task, bool ok, const std::string& reason, bool tell_destination = true);
   void report(const MigrateCommand& cmd, bool ok, const std::string& reason,
               std::uint64_t bytes = 0, double seconds = 0);
   std::optional<std::string> refusal(const MigrationOffer& offer) const;
+  Result<std::shared_ptr<const JobInfo>> job_for(const MigrationOffer& offer) const;
   void install(Incoming& in);
-  void installed(TaskId task, std::uint64_t epoch, Status status);
+  void installed(TaskId task, std::uint64_t attempt, Status status);
+  // Forgets an incoming move; a streaming install that still waits for chunks stops.
+  void drop_incoming(std::map<TaskId, Incoming>::iterator it, const std::string& reason);
 
   Messenger& messenger_;
   TaskHost& host_;
@@ -89,7 +123,10 @@ class MigrationService {
   IsAlive is_alive_;
   FreeMemory free_memory_;
   JobEnded job_ended_;
+  BalanceCheck balance_check_;
+  InstalledHook installed_hook_;
   std::map<TaskId, Outgoing> outgoing_;
+  std::uint64_t attempts_ = 0;  // moves started here, and moves accepted here
   std::map<TaskId, Incoming> incoming_;
 };
 

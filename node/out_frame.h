@@ -1,6 +1,7 @@
-// An encoded frame waiting to be written: `head` (the header and body, or their start) and, for
-// large state, a `tail` slice of a shared buffer written after it without a copy (gather write).
-// Frames are immutable once made, so one frame can be queued to several peers.
+// An encoded frame waiting to be written: `head` (the header and body, or their start; may be
+// null) and, for large payloads and state, a `tail` slice of a shared buffer written after it
+// without a copy (gather write). Frames are immutable once made, so one frame can be queued to
+// several peers.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace drift {
 
 struct Frame {
   std::shared_ptr<const std::vector<std::uint8_t>> head;
-  std::shared_ptr<const std::vector<std::uint8_t>> tail_owner;  // keeps `tail` alive
+  std::shared_ptr<const void> tail_owner;  // keeps `tail` alive
   std::span<const std::uint8_t> tail;
 
   std::size_t size() const { return (head ? head->size() : 0) + tail.size(); }

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstring>
+
 #include "protocol/codec.h"
 #include "protocol/handshake.h"
 
@@ -13,11 +15,13 @@ PeerConnection::PeerConnection(asio::ip::tcp::socket socket, Side side,
       handshake_deadline_(socket_.get_executor()),
       side_(side),
       params_(params),
-      listener_(listener) {
+      listener_(listener),
+      read_buf_(kHandshakeReadBytes) {
   std::error_code ec;
   auto ep = socket_.remote_endpoint(ec);
   remote_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  socket_.non_blocking(true, ec);  // write_next() writes at once; it must never wait
 }
 
 std::string PeerConnection::describe() const {
@@ -39,7 +43,7 @@ void PeerConnection::start(Hello ours) {
     if (!ec && !self->authenticated()) self->close("handshake not completed in time");
   });
   if (side_ == Side::kConnector) send_now(our_hello_);
-  read_header();
+  read_more();
 }
 
 void PeerConnection::send(Frame frame, bool bulk) {
@@ -59,27 +63,47 @@ void PeerConnection::send_now(const WireMessage& msg) {
   write_next();
 }
 
+namespace {
+
+// The buffers of `frame` from byte `offset` on.
+std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset) {
+  asio::const_buffer head = frame.head ? asio::buffer(*frame.head) : asio::const_buffer();
+  asio::const_buffer tail = asio::buffer(frame.tail.data(), frame.tail.size());
+  if (offset < head.size()) return {head + offset, tail};
+  return {tail + (offset - head.size()), asio::const_buffer()};
+}
+
+}  // namespace
+
+// Writes queued frames at once while the socket takes them; the first one it does not take
+// whole is finished by async_write, and the queue waits for it.
 void PeerConnection::write_next() {
-  if (writing_ || state_ == State::kClosed) return;
-  auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
-  if (queue.empty()) return;
-  in_flight_ = std::move(queue.front());
-  queue.pop_front();
-  writing_ = true;
-  auto self = shared_from_this();
-  std::array<asio::const_buffer, 2> buffers{asio::buffer(*in_flight_.head),
-                                            asio::buffer(in_flight_.tail.data(),
-                                                         in_flight_.tail.size())};
-  asio::async_write(socket_, buffers, [self](std::error_code ec, std::size_t) {
-    self->writing_ = false;
-    self->in_flight_ = Frame{};
-    if (self->closed()) return;
-    if (ec) {
-      self->close("write failed: " + ec.message());
-      return;
+  while (!writing_ && state_ != State::kClosed) {
+    auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+    if (queue.empty()) return;
+    in_flight_ = std::move(queue.front());
+    queue.pop_front();
+    std::error_code ec;
+    const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      in_flight_ = Frame{};
+      return close("write failed: " + ec.message());
     }
-    self->write_next();
-  });
+    if (!ec && written == in_flight_.size()) {
+      in_flight_ = Frame{};
+      continue;
+    }
+    writing_ = true;
+    auto self = shared_from_this();
+    asio::async_write(socket_, buffers_of(in_flight_, ec ? 0 : written),
+                      [self](std::error_code e, std::size_t) {
+                        self->writing_ = false;
+                        self->in_flight_ = Frame{};
+                        if (self->closed()) return;
+                        if (e) return self->close("write failed: " + e.message());
+                        self->write_next();
+                      });
+  }
 }
 
 void PeerConnection::close(const std::string& reason) {
@@ -95,48 +119,116 @@ void PeerConnection::close(const std::string& reason) {
   listener_.on_closed(shared_from_this(), reason);
 }
 
-void PeerConnection::read_header() {
+void PeerConnection::read_more() {
+  if (authenticated() && read_buf_.size() < kReadBufferBytes) read_buf_.resize(kReadBufferBytes);
+  if (read_begin_ == read_end_) {
+    read_begin_ = read_end_ = 0;
+  } else if (read_begin_ > 0) {  // keep the start of the next frame at the front
+    std::memmove(read_buf_.data(), read_buf_.data() + read_begin_, read_end_ - read_begin_);
+    read_end_ -= read_begin_;
+    read_begin_ = 0;
+  }
   auto self = shared_from_this();
-  asio::async_read(socket_, asio::buffer(header_buf_), [self](std::error_code ec, std::size_t) {
-    if (ec) {
-      self->close(ec == asio::error::eof ? "connection closed by peer" : ec.message());
-      return;
-    }
-    std::uint32_t limit = self->authenticated() ? self->params_.max_frame_bytes : kHandshakeMaxBody;
-    auto header = decode_header(self->header_buf_, limit);
-    if (!header) {
-      self->close("refused frame: " + header.error());
-      return;
-    }
-    self->read_body(*header);
-  });
+  socket_.async_read_some(
+      asio::buffer(read_buf_.data() + read_end_, read_buf_.size() - read_end_),
+      [self](std::error_code ec, std::size_t n) {
+        if (ec) {
+          bool in_frame = self->read_end_ > self->read_begin_;
+          if (ec == asio::error::eof && !in_frame) return self->close("connection closed by peer");
+          return self->close(in_frame ? "connection lost in a frame: " + ec.message()
+                                      : ec.message());
+        }
+        self->read_end_ += n;
+        self->parse_frames();
+      });
 }
 
-void PeerConnection::read_body(FrameHeader header) {
-  body_buf_.resize(header.length);
+// Dispatches every complete frame in the read buffer, then reads more (into the buffer, or a
+// large body straight into its own buffer).
+void PeerConnection::parse_frames() {
+  while (!closed()) {
+    const std::size_t available = read_end_ - read_begin_;
+    if (available < kFrameHeaderSize) return read_more();
+    const std::uint32_t limit = authenticated() ? params_.max_frame_bytes : kHandshakeMaxBody;
+    auto header = decode_header(
+        std::span<const std::uint8_t, kFrameHeaderSize>(read_buf_.data() + read_begin_,
+                                                        kFrameHeaderSize),
+        limit);
+    if (!header) return close("refused frame: " + header.error());
+    const std::size_t frame = kFrameHeaderSize + header->length;
+    if (available >= frame) {
+      std::span<const std::uint8_t> body(read_buf_.data() + read_begin_ + kFrameHeaderSize,
+                                         header->length);
+      read_begin_ += frame;
+      dispatch(*header, body);  // read_buf_ is not touched until read_more()
+      continue;
+    }
+    const bool task_message = header->type == static_cast<std::uint16_t>(MsgType::kTaskMessage);
+    if (frame <= read_buf_.size() ||
+        (task_message && available < kFrameHeaderSize + kTaskMessageHead)) {
+      return read_more();  // the rest comes into the buffer
+    }
+    return read_large_body(*header);
+  }
+}
+
+void PeerConnection::dispatch(const FrameHeader& header, std::span<const std::uint8_t> body) {
+  if (authenticated() && header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+    auto chunk = decode_chunk_view(body);
+    if (!chunk) return close("refused MigrationChunk frame: " + chunk.error());
+    return listener_.on_chunk(shared_from_this(), *chunk);
+  }
+  auto msg = decode_body(header.type, body);
+  if (!msg) {
+    return close("refused " + std::string(to_string(static_cast<MsgType>(header.type))) +
+                 " frame: " + msg.error());
+  }
+  handle(std::move(*msg));
+}
+
+// A body larger than the read buffer (only after the handshake: the limit before it is small).
+// What the buffer holds of it is copied over; the rest is read in place.
+void PeerConnection::read_large_body(const FrameHeader& header) {
+  read_begin_ += kFrameHeaderSize;
+  std::span<const std::uint8_t> have(read_buf_.data() + read_begin_, read_end_ - read_begin_);
+  read_begin_ = read_end_ = 0;
+  std::span<std::uint8_t> into;
+  if (header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+    chunk_body_ = BufferPool::shared().take(header.length);
+    into = chunk_body_->bytes();
+  } else if (header.type == static_cast<std::uint16_t>(MsgType::kTaskMessage)) {
+    auto head = decode_task_message_head(have.first(kTaskMessageHead), header.length);
+    if (!head) return close("refused TaskMessage frame: " + head.error());
+    large_message_ = std::move(*head);
+    have = have.subspan(kTaskMessageHead);
+    large_message_.payload.resize(header.length - kTaskMessageHead);
+    into = large_message_.payload;
+  } else {
+    body_buf_.resize(header.length);
+    into = body_buf_;
+  }
+  std::memcpy(into.data(), have.data(), have.size());
   auto self = shared_from_this();
-  asio::async_read(socket_, asio::buffer(body_buf_), [self, header](std::error_code ec,
-                                                                     std::size_t) {
-    if (ec) {
-      self->close("connection lost in a frame body: " + ec.message());
-      return;
-    }
-    if (self->authenticated() && header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
-      auto chunk = decode_chunk_view(self->body_buf_);
-      if (!chunk) return self->close("refused MigrationChunk frame: " + chunk.error());
-      self->listener_.on_chunk(self, *chunk);
-      if (!self->closed()) self->read_header();
-      return;
-    }
-    auto msg = decode_body(header.type, self->body_buf_);
-    if (!msg) {
-      self->close("refused " + std::string(to_string(static_cast<MsgType>(header.type))) +
-                  " frame: " + msg.error());
-      return;
-    }
-    self->handle(std::move(*msg));
-    if (!self->closed()) self->read_header();
-  });
+  asio::async_read(socket_, asio::buffer(into.data() + have.size(), into.size() - have.size()),
+                   [self, header](std::error_code ec, std::size_t) {
+                     if (ec) return self->close("connection lost in a frame body: " + ec.message());
+                     self->on_large_body(header);
+                     self->parse_frames();
+                   });
+}
+
+void PeerConnection::on_large_body(const FrameHeader& header) {
+  if (header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+    BufferPool::Ptr body = std::move(chunk_body_);
+    auto chunk = decode_chunk_view(body->bytes());
+    if (!chunk) return close("refused MigrationChunk frame: " + chunk.error());
+    chunk->owner = std::move(body);
+    return listener_.on_chunk(shared_from_this(), *chunk);
+  }
+  if (header.type == static_cast<std::uint16_t>(MsgType::kTaskMessage)) {
+    return handle(WireMessage(std::move(large_message_)));
+  }
+  dispatch(header, body_buf_);
 }
 
 void PeerConnection::handle(WireMessage&& msg) {

@@ -1,11 +1,13 @@
 #include "node/task_context.h"
 
-#include <chrono>
 #include <stdexcept>
+
+#include "node/emulated_compute.h"
 
 namespace drift {
 
-TaskContext::TaskContext(TaskSlot& slot) : slot_(slot) {
+TaskContext::TaskContext(TaskSlot& slot, const Emulator* emulator)
+    : slot_(slot), emulator_(emulator) {
   effects_.task = slot.id;
   effects_.job = slot.job;
 }
@@ -34,10 +36,8 @@ void TaskContext::contribute(std::uint64_t step, std::vector<double> values) {
 }
 
 void TaskContext::compute(double work_units, const std::function<void()>& fn) {
-  auto begin = std::chrono::steady_clock::now();
-  fn();
-  effects_.busy_seconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  // Busy time includes the emulated stretch: what a machine of that speed would have measured.
+  effects_.busy_seconds += emulated_compute(emulator_, work_units, fn);
   effects_.work_units += work_units;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "node/context.h"
+#include "node/emulation.h"
 #include "node/task_slot.h"
 #include "protocol/messages.h"
 
@@ -27,7 +28,8 @@ struct HandlerEffects {
 
 class TaskContext final : public Context {
  public:
-  explicit TaskContext(TaskSlot& slot);
+  // `emulator` (may be null: a real machine) stretches ctx.compute to the emulated speed.
+  explicit TaskContext(TaskSlot& slot, const Emulator* emulator = nullptr);
 
   TaskId self() const override { return slot_.id; }
   const JobSpec& job() const override { return slot_.job->spec; }
@@ -41,6 +43,7 @@ class TaskContext final : public Context {
 
  private:
   TaskSlot& slot_;
+  const Emulator* emulator_;
   HandlerEffects effects_;
 };
 

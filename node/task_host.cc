@@ -6,6 +6,7 @@
 #include <chrono>
 #include <exception>
 
+#include "migration/state_writer.h"
 #include "protocol/archives.h"
 
 namespace drift {
@@ -22,8 +23,13 @@ TaskMessage reduction_message(TaskId to, std::uint64_t step,
 }
 
 TaskHost::TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps,
-                   EffectsSink sink, std::uint32_t inline_us)
-    : io_(io), pool_(pool), apps_(apps), sink_(std::move(sink)), inline_us_(inline_us) {}
+                   EffectsSink sink, std::uint32_t inline_us, const Emulator* emulator)
+    : io_(io),
+      pool_(pool),
+      apps_(apps),
+      sink_(std::move(sink)),
+      inline_us_(inline_us),
+      emulator_(emulator) {}
 
 Status TaskHost::create(const CreateTasks& req) {
   if (jobs_.count(req.job)) return Status::error("job " + std::to_string(req.job) + " exists");
@@ -113,30 +119,50 @@ Status TaskHost::freeze(TaskId task) {
 }
 
 // Runs on the strand after every handler posted before it: the state is between two handlers.
-void TaskHost::capture(TaskId task, CaptureDone done) {
+void TaskHost::capture(TaskId task, CaptureSink sink) {
   auto slot = find(task);
   if (!slot || !slot->frozen) {
-    done(Status::error("task is not frozen here"));
+    sink.done(Status::error("task is not frozen here"));
     return;
   }
+  auto shared = std::make_shared<CaptureSink>(std::move(sink));
   slot->queued.fetch_add(1, std::memory_order_relaxed);
-  asio::post(slot->strand, [this, slot, done = std::move(done)]() mutable {
-    Result<std::vector<std::uint8_t>> result = Status::error("task has finished");
-    if (!slot->finished && !slot->stopped) {
-      try {
-        PortableOutputArchive ar;
-        slot->task->save_state(ar);
-        ar(slot->receiver, slot->sender);
-        result = std::move(ar).take_bytes();
-      } catch (const std::exception& e) {
-        result = Status::error(std::string("saving the task's state failed: ") + e.what());
-      }
-    }
+  asio::post(slot->strand, [this, slot, shared] {
+    Status status = write_state(*slot, shared);
     slot->queued.fetch_sub(1, std::memory_order_release);
-    asio::post(io_, [done = std::move(done), result = std::move(result)]() mutable {
-      done(std::move(result));
-    });
+    asio::post(io_, [shared, status = std::move(status)] { shared->done(status); });
   });
+}
+
+// The worker's part of capture(): counts the state, then writes it in pieces.
+Status TaskHost::write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>& sink) {
+  if (slot.finished || slot.stopped) return Status::error("task has finished");
+  try {
+    ByteCounter counter;
+    {
+      PortableOutputArchive ar(counter);
+      slot.task->save_state(ar);
+      ar(slot.receiver, slot.sender);
+    }
+    const std::uint64_t total = counter.count();
+    asio::post(io_, [sink, total] { sink->sized(total); });
+    auto emit = [this, sink](std::uint32_t index, BufferPool::Ptr piece) {
+      asio::post(io_, [sink, index, piece = std::move(piece)]() mutable {
+        sink->piece(index, std::move(piece));
+      });
+    };
+    StateWriter writer(BufferPool::shared(), sink->piece_bytes, sink->piece_front, total, emit,
+                       sink->cancel.get());
+    {
+      PortableOutputArchive ar(writer);
+      slot.task->save_state(ar);
+      ar(slot.receiver, slot.sender);
+    }
+    writer.finish();
+    return Status::ok();
+  } catch (const std::exception& e) {
+    return Status::error(std::string("saving the task's state failed: ") + e.what());
+  }
 }
 
 std::vector<HeldMessage> TaskHost::release(TaskId task) {
@@ -159,38 +185,84 @@ void TaskHost::resume(TaskId task) {
 }
 
 void TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                       std::shared_ptr<const std::vector<std::uint8_t>> state, InstallDone done) {
+                       std::shared_ptr<const StatePieces> state, InstallDone done) {
   if (find(task)) return done(Status::error("task already lives here"));
-  asio::post(pool_, [this, job, task, epoch, state, done = std::move(done)]() mutable {
-    auto slot = restore(job, task, *state);
-    asio::post(io_, [this, job, task, epoch, slot = std::move(slot),
-                     done = std::move(done)]() mutable {
-      if (!slot) return done(slot.status());
-      if (find(task)) return done(Status::error("task already lives here"));
-      std::shared_ptr<TaskSlot> s = std::move(slot).value();
-      s->epoch = epoch;
-      HostedJob& hosted = jobs_[task.job];
-      if (!hosted.info) hosted.info = job;
-      hosted.started = true;
-      hosted.tasks[task.index] = s;
-      loads_[task] = s->task->load();
-      run(s, [](TaskSlot& t, TaskContext& ctx) { t.task->start(ctx); });
-      done(Status::ok());
-    });
+  const std::uint64_t id = begin_install(job, task, epoch, std::move(done));
+  asio::post(pool_, [this, id, job, task, state, loaded = installs_[id].loaded]() mutable {
+    *loaded = restore(job, task, state->spans());
+    state.reset();  // its chunks go back to the pool now
+    asio::post(io_, [this, id] { on_loaded(id); });
   });
 }
 
-// A task object with its channels, loaded from captured bytes; any thread.
+void TaskHost::install_streaming(std::shared_ptr<const JobInfo> job, TaskId task,
+                                 std::uint64_t epoch, std::shared_ptr<StateStream> state,
+                                 InstallDone done) {
+  if (find(task)) return done(Status::error("task already lives here"));
+  const std::uint64_t id = begin_install(job, task, epoch, std::move(done));
+  PendingInstall& pending = installs_[id];
+  pending.stream = state;
+  pending.thread = std::thread([this, id, job, task, state, loaded = pending.loaded] {
+    *loaded = restore(job, task, *state);
+    asio::post(io_, [this, id] { on_loaded(id); });
+  });
+}
+
+std::uint64_t TaskHost::begin_install(std::shared_ptr<const JobInfo> job, TaskId task,
+                                      std::uint64_t epoch, InstallDone done) {
+  const std::uint64_t id = ++installs_made_;
+  PendingInstall& pending = installs_[id];
+  pending.job = std::move(job);
+  pending.task = task;
+  pending.epoch = epoch;
+  pending.done = std::move(done);
+  pending.loaded = std::make_shared<Loaded>();
+  return id;
+}
+
+TaskHost::~TaskHost() {
+  for (auto& [id, pending] : installs_) {
+    if (pending.stream) pending.stream->fail("the daemon is stopping");
+  }
+  for (auto& [id, pending] : installs_) {
+    if (pending.thread.joinable()) pending.thread.join();
+  }
+}
+
+// Network thread: a loaded task joins the node and starts (or the install failed).
+void TaskHost::on_loaded(std::uint64_t id) {
+  auto it = installs_.find(id);
+  if (it == installs_.end()) return;
+  PendingInstall pending = std::move(it->second);
+  installs_.erase(it);
+  if (pending.thread.joinable()) pending.thread.join();  // it ends right after posting this
+  Result<std::shared_ptr<TaskSlot>> slot =
+      std::move(*pending.loaded).value_or(Status::error("the task was not loaded"));
+  const TaskId task = pending.task;
+  if (!slot) return pending.done(slot.status());
+  if (find(task)) return pending.done(Status::error("task already lives here"));
+  std::shared_ptr<TaskSlot> s = std::move(slot).value();
+  s->epoch = pending.epoch;
+  HostedJob& hosted = jobs_[task.job];
+  if (!hosted.info) hosted.info = pending.job;
+  hosted.started = true;
+  hosted.tasks[task.index] = s;
+  loads_[task] = s->task->load();
+  run(s, [](TaskSlot& t, TaskContext& ctx) { t.task->start(ctx); });
+  pending.done(Status::ok());
+}
+
+// A task object with its channels, loaded from its state's pieces; any thread.
+template <class Input>
 Result<std::shared_ptr<TaskSlot>> TaskHost::restore(const std::shared_ptr<const JobInfo>& job,
-                                                    TaskId task,
-                                                    std::span<const std::uint8_t> state) {
+                                                    TaskId task, Input&& input) {
   auto made = job->app->create_task(job->spec, task.index);
   if (!made) {
     return Status::error(job->spec.app + " made no task for index " + std::to_string(task.index));
   }
   auto slot = std::make_shared<TaskSlot>(task, job, std::move(made), pool_);
   try {
-    BoundedInputArchive ar(state);
+    BoundedInputArchive ar(std::forward<Input>(input));
     slot->task->load_state(ar);
     ar(slot->receiver, slot->sender);
     if (ar.remaining() != 0) {
@@ -209,13 +281,13 @@ Result<std::shared_ptr<TaskSlot>> TaskHost::restore(const std::shared_ptr<const 
 void TaskHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
   if (may_run_inline(*slot)) {
     in_inline_handler_ = true;  // also while its effects are routed: no nested inline handlers
-    absorb(execute(*slot, handler));
+    absorb(execute(*slot, handler, emulator_));
     in_inline_handler_ = false;
     return;
   }
   slot->queued.fetch_add(1, std::memory_order_relaxed);
   asio::post(slot->strand, [this, slot, handler = std::move(handler)] {
-    HandlerEffects effects = execute(*slot, handler);
+    HandlerEffects effects = execute(*slot, handler, emulator_);
     slot->queued.fetch_sub(1, std::memory_order_release);
     if (!effects.task.job) return;  // nothing ran
     asio::post(io_, [this, effects = std::move(effects)]() mutable { absorb(std::move(effects)); });
@@ -229,10 +301,10 @@ bool TaskHost::may_run_inline(const TaskSlot& slot) const {
 }
 
 // One handler with its bookkeeping; effects.task.job is 0 if the task was stopped or finished.
-HandlerEffects TaskHost::execute(TaskSlot& slot, const Handler& handler) {
+HandlerEffects TaskHost::execute(TaskSlot& slot, const Handler& handler, const Emulator* emulator) {
   if (slot.stopped || slot.finished) return HandlerEffects{};
   auto began = std::chrono::steady_clock::now();
-  TaskContext ctx(slot);
+  TaskContext ctx(slot, emulator);
   try {
     handler(slot, ctx);
   } catch (const std::exception& e) {

@@ -10,12 +10,18 @@
 
 #include <asio.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
+#include <thread>
 #include <vector>
 
+#include "migration/buffer_pool.h"
+#include "migration/state_stream.h"
+#include "migration/state_transfer.h"
 #include "node/application.h"
 #include "node/task_context.h"
 #include "node/task_slot.h"
@@ -34,12 +40,13 @@ TaskMessage reduction_message(TaskId to, std::uint64_t step,
 class TaskHost {
  public:
   using EffectsSink = std::function<void(HandlerEffects&&)>;  // called on the network thread
-  using CaptureDone = std::function<void(Result<std::vector<std::uint8_t>>)>;
 
   // Handlers that recently took at most `inline_us` microseconds run on the network thread when
   // the task has nothing queued, saving two thread hand-offs per message; 0 turns this off.
-  TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps,
-           EffectsSink sink, std::uint32_t inline_us = 0);
+  // `emulator` (null = a real machine; must outlive the host) is handed to every handler's
+  // context, which stretches ctx.compute to the emulated speed.
+  TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps, EffectsSink sink,
+           std::uint32_t inline_us = 0, const Emulator* emulator = nullptr);
 
   // Makes the listed tasks of a job; nothing is made if the app or spec is refused.
   Status create(const CreateTasks& req);
@@ -52,16 +59,38 @@ class TaskHost {
 
   // Migration, source side. freeze() holds new deliveries; capture() serializes the task after
   // its current handler; then either release() (returns the held messages) or resume().
+  // A capture runs on a worker. A first pass counts the state's bytes, so the destination can be
+  // asked before the bytes exist; the second cuts them into pooled pieces and hands each over as
+  // soon as it is full, so the network sends piece 1 while piece 2 is written. The sink's calls
+  // run on the network thread, in order: `sized`, then `piece` for each piece, then `done`
+  // (which may come at any point with an error, and alone if the task is not frozen here).
+  // Setting `*cancel` stops the writing at the next piece.
+  struct CaptureSink {
+    std::uint32_t piece_bytes = 0;  // state bytes per piece
+    std::size_t piece_front = 0;    // free bytes before them in each buffer (a frame's header)
+    std::shared_ptr<const std::atomic<bool>> cancel;
+    std::function<void(std::uint64_t bytes)> sized;
+    std::function<void(std::uint32_t index, BufferPool::Ptr piece)> piece;
+    std::function<void(Status)> done;
+  };
   Status freeze(TaskId task);
-  void capture(TaskId task, CaptureDone done);
+  void capture(TaskId task, CaptureSink sink);
   std::vector<HeldMessage> release(TaskId task);
   void resume(TaskId task);
-  // Migration, destination side: recreates the task from captured bytes on a worker (a large
-  // state never holds up the network thread), then adds it here and starts it; `done` runs on
-  // the network thread with the outcome.
+  // Migration, destination side: recreates the task on a worker from its state, read straight
+  // from the chunks it arrived in (a large state never holds up the network thread), then adds
+  // it here and starts it; `done` runs on the network thread with the outcome.
   using InstallDone = std::function<void(Status)>;
   void install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-               std::shared_ptr<const std::vector<std::uint8_t>> state, InstallDone done);
+               std::shared_ptr<const StatePieces> state, InstallDone done);
+  // The same for a large state whose chunks are still arriving: a thread of its own (it mostly
+  // waits for the network, so it would only block a worker) loads the task from `state` as the
+  // chunks come, so loading overlaps the transfer. A failed `state` ends it with the reason.
+  void install_streaming(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                         std::shared_ptr<StateStream> state, InstallDone done);
+  // Ends the streaming installs still waiting for chunks and joins their threads; a task loaded
+  // for an install that did not finish is dropped here, while the worker pool still exists.
+  ~TaskHost();
 
   bool hosts(TaskId task) const { return find(task) != nullptr; }
   bool frozen(TaskId task) const;
@@ -86,9 +115,29 @@ class TaskHost {
   using Handler = std::function<void(TaskSlot&, TaskContext&)>;
 
   void run(const std::shared_ptr<TaskSlot>& slot, Handler handler);
-  Result<std::shared_ptr<TaskSlot>> restore(const std::shared_ptr<const JobInfo>& job,
-                                            TaskId task, std::span<const std::uint8_t> state);
-  static HandlerEffects execute(TaskSlot& slot, const Handler& handler);
+  using Loaded = std::optional<Result<std::shared_ptr<TaskSlot>>>;
+  // An install whose task is being loaded. The loading thread writes `loaded` and then posts
+  // on_loaded(id), which takes it from here: so a loaded task never waits in a handler queued on
+  // the network thread's io_context (which may be stopped, and outlives the worker pool).
+  struct PendingInstall {
+    std::shared_ptr<const JobInfo> job;
+    TaskId task;
+    std::uint64_t epoch = 0;
+    InstallDone done;
+    std::shared_ptr<Loaded> loaded;
+    std::shared_ptr<StateStream> stream;  // a streaming install's, with its own thread
+    std::thread thread;
+  };
+
+  // `input`: what BoundedInputArchive reads the state from (the pieces, or a StateStream).
+  template <class Input>
+  Result<std::shared_ptr<TaskSlot>> restore(const std::shared_ptr<const JobInfo>& job, TaskId task,
+                                            Input&& input);
+  std::uint64_t begin_install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                              InstallDone done);
+  void on_loaded(std::uint64_t id);
+  Status write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>& sink);
+  static HandlerEffects execute(TaskSlot& slot, const Handler& handler, const Emulator* emulator);
   bool may_run_inline(const TaskSlot& slot) const;
   void post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg);
   void absorb(HandlerEffects&& effects);
@@ -99,9 +148,12 @@ class TaskHost {
   const AppRegistry& apps_;
   EffectsSink sink_;
   std::uint32_t inline_us_;
+  const Emulator* emulator_;
   bool in_inline_handler_ = false;  // no nesting: a local send runs its target on the pool
   std::map<std::uint64_t, HostedJob> jobs_;
   std::map<TaskId, double> loads_;
+  std::map<std::uint64_t, PendingInstall> installs_;  // by number
+  std::uint64_t installs_made_ = 0;
   double busy_seconds_ = 0;
   double work_units_ = 0;
 };

@@ -7,7 +7,11 @@
 namespace drift {
 
 Transport::Transport(asio::io_context& io, Params params, Hello self)
-    : io_(io), params_(std::move(params)), self_(std::move(self)), acceptor_(io) {}
+    : io_(io),
+      params_(std::move(params)),
+      self_(std::move(self)),
+      acceptor_(io),
+      trim_timer_(io) {}
 
 Status Transport::listen(const Endpoint& at) {
   std::error_code ec;
@@ -20,7 +24,17 @@ Status Transport::listen(const Endpoint& at) {
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return Status::error("cannot listen on " + at.to_string() + ": " + ec.message());
   accept_next();
+  trim_buffers();
   return Status::ok();
+}
+
+// State chunks reuse pooled buffers between moves; a minute without a move gives them back.
+void Transport::trim_buffers() {
+  BufferPool::shared().trim(std::chrono::steady_clock::now(), std::chrono::minutes(1));
+  trim_timer_.expires_after(std::chrono::seconds(10));
+  trim_timer_.async_wait([this](std::error_code ec) {
+    if (!ec && !stopping_) trim_buffers();
+  });
 }
 
 void Transport::accept_next() {
@@ -167,6 +181,7 @@ void Transport::shutdown() {
   stopping_ = true;
   std::error_code ignored;
   acceptor_.close(ignored);
+  trim_timer_.cancel();
   for (auto& [id, link] : links_) {
     if (link.retry) link.retry->cancel();
   }

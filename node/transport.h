@@ -68,6 +68,7 @@ class Transport : private ConnectionListener {
   static constexpr std::size_t kMaxPendingBytes = 64u << 20;
 
   void accept_next();
+  void trim_buffers();
   void dial(std::uint32_t node_id);
   void dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff);
   void schedule_redial(std::uint32_t node_id);
@@ -83,6 +84,7 @@ class Transport : private ConnectionListener {
   Params params_;
   Hello self_;
   asio::ip::tcp::acceptor acceptor_;
+  asio::steady_timer trim_timer_;  // returns pooled chunk buffers after a quiet spell
   std::map<std::uint32_t, Link> links_;
   std::set<ConnectionPtr> connections_;  // every live connection, both sides
   MessageHandler message_handler_;

@@ -1,10 +1,11 @@
-// BoundedInputArchive reads what PortableOutputArchive wrote, from a bounded byte span, and refuses
-// hostile input by throwing WireError (DESIGN.md §4): an endianness flag other than little-endian,
-// reading past the end, a container or string length beyond the bytes left (which also refuses
-// any length a 32-bit size_t cannot hold), a bool other than 0/1. No container is sized before
-// its length has been checked against the bytes left, so decoding allocates at most a small
-// multiple of the input size. Plain enums do not compile with this archive (Cereal's enum
-// load_minimal finds no output archive to pair with); wire enums go through wire_enum().
+// BoundedInputArchive reads what PortableOutputArchive wrote, from a bounded byte span (or from
+// pieces read as one, for a state that arrived in chunks), and refuses hostile input by throwing
+// WireError (DESIGN.md §4): an endianness flag other than little-endian, reading past the end, a
+// container or string length beyond the bytes left (which also refuses any length a 32-bit size_t
+// cannot hold), a bool other than 0/1. No container is sized before its length has been checked
+// against the bytes left, so decoding allocates at most a small multiple of the input size. Plain
+// enums do not compile with this archive (Cereal's enum load_minimal finds no output archive to
+// pair with); wire enums go through wire_enum().
 #pragma once
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+#include <sys/mman.h>
 
 #include "protocol/wire_field.h"
 
@@ -31,6 +33,17 @@ namespace drift {
 static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
               "mixed-endian hosts are not supported");
 static_assert(sizeof(bool) == 1, "bool is one byte on the wire");
+
+// Where a BoundedInputArchive reads its bytes from when they come in pieces that may still be
+// arriving (a large task state, loaded while its chunks come in).
+class PieceSource {
+ public:
+  virtual ~PieceSource() = default;
+  // Bytes over all pieces; the archive's bound.
+  virtual std::size_t total() const = 0;
+  // The next piece in order, waiting for it if need be; throws to abort the decoding.
+  virtual std::span<const std::uint8_t> next() = 0;
+};
 
 namespace detail {
 // "1 byte", "3 bytes": for error messages.
@@ -47,17 +60,24 @@ class BoundedInputArchive
  public:
   // Reads the leading flag byte written by PortableOutputArchive; it must say little-endian.
   explicit BoundedInputArchive(std::span<const std::uint8_t> bytes)
-      : InputArchive(this), bytes_(bytes) {
-    std::uint8_t little_endian = 0;
-    loadBinary<1>(&little_endian, 1);
-    if (little_endian != 1) {
-      throw WireError("endianness flag " + std::to_string(little_endian) +
-                      " is not 1 (little-endian)");
-    }
+      : InputArchive(this), bytes_(bytes), total_(bytes.size()) {
+    read_flag();
+  }
+  // Reads `pieces` one after the other as one input (a state that arrived in chunks, read
+  // without first copying it together). The pieces must outlive the archive.
+  explicit BoundedInputArchive(std::span<const std::span<const std::uint8_t>> pieces)
+      : InputArchive(this), rest_(pieces) {
+    for (const auto& piece : pieces) total_ += piece.size();
+    read_flag();
+  }
+  // Reads the pieces `source` hands out, as they come. The source must outlive the archive.
+  explicit BoundedInputArchive(PieceSource& source)
+      : InputArchive(this), source_(&source), total_(source.total()) {
+    read_flag();
   }
 
-  std::size_t offset() const { return pos_; }
-  std::size_t remaining() const { return bytes_.size() - pos_; }
+  std::size_t offset() const { return before_ + pos_; }
+  std::size_t remaining() const { return total_ - offset(); }
 
   // Copies the next `size` bytes into `data`, an array of DataSize-byte little-endian values.
   template <std::size_t DataSize>
@@ -68,8 +88,12 @@ class BoundedInputArchive
                       " left");
     }
     if (size == 0) return;
-    std::memcpy(data, bytes_.data() + pos_, size);
-    pos_ += size;
+    if (size <= bytes_.size() - pos_) {
+      std::memcpy(data, bytes_.data() + pos_, size);
+      pos_ += size;
+    } else {
+      load_across_pieces(static_cast<std::uint8_t*>(data), size);
+    }
     if constexpr (std::endian::native == std::endian::big && DataSize > 1) {
       auto* p = static_cast<std::uint8_t*>(data);
       for (std::size_t i = 0; i + DataSize <= size; i += DataSize) {
@@ -96,8 +120,43 @@ class BoundedInputArchive
   }
 
  private:
-  std::span<const std::uint8_t> bytes_;
-  std::size_t pos_ = 0;
+  void read_flag() {
+    std::uint8_t little_endian = 0;
+    loadBinary<1>(&little_endian, 1);
+    if (little_endian != 1) {
+      throw WireError("endianness flag " + std::to_string(little_endian) +
+                      " is not 1 (little-endian)");
+    }
+  }
+
+  // `size` <= remaining(), more than the current piece holds.
+  void load_across_pieces(std::uint8_t* out, std::size_t size) {
+    while (size > 0) {
+      if (pos_ == bytes_.size()) {
+        before_ += bytes_.size();
+        if (!rest_.empty()) {
+          bytes_ = rest_.front();
+          rest_ = rest_.subspan(1);
+        } else {
+          bytes_ = source_->next();
+        }
+        pos_ = 0;
+        if (bytes_.size() > total_ - before_) throw WireError("a piece runs past the total size");
+      }
+      const std::size_t n = std::min(size, bytes_.size() - pos_);
+      std::memcpy(out, bytes_.data() + pos_, n);
+      pos_ += n;
+      out += n;
+      size -= n;
+    }
+  }
+
+  std::span<const std::uint8_t> bytes_;                  // the piece being read
+  std::span<const std::span<const std::uint8_t>> rest_;  // the pieces after it
+  PieceSource* source_ = nullptr;                        // or where they come from
+  std::size_t pos_ = 0;                                  // in bytes_
+  std::size_t before_ = 0;                               // bytes of the pieces before bytes_
+  std::size_t total_ = 0;
 };
 
 // Cereal finds the functions below by argument-dependent lookup on the archive type.
@@ -145,6 +204,12 @@ template <class T, class A>
 void CEREAL_LOAD_FUNCTION_NAME(BoundedInputArchive& ar, std::vector<T, A>& v) {
   if constexpr (std::is_arithmetic_v<T>) {
     const std::size_t n = ar.load_length(sizeof(T));
+    if (n * sizeof(T) >= (8u << 20) && v.capacity() < n) {
+      v.reserve(n);
+      const auto begin = (reinterpret_cast<std::uintptr_t>(v.data()) + (2u << 20) - 1) & ~std::uintptr_t{(2u << 20) - 1};
+      const auto end = (reinterpret_cast<std::uintptr_t>(v.data()) + n * sizeof(T)) & ~std::uintptr_t{(2u << 20) - 1};
+      if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    }
     v.resize(n);
     ar(cereal::binary_data(v.data(), n * sizeof(T)));
   } else {

@@ -118,6 +118,31 @@ Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body) {
   }
 }
 
+Result<TaskMessage> decode_task_message_head(std::span<const std::uint8_t> head,
+                                             std::uint64_t body_length) {
+  static_assert(kTaskMessageHead == 1 + 12 + 12 + 8 + 4 + 8, "flag, from, to, seq, tag, length");
+  if (head.size() != kTaskMessageHead || body_length < kTaskMessageHead) {
+    return Status::error("bad TaskMessage body: " + detail::byte_count(body_length) +
+                         " is shorter than its " + std::to_string(kTaskMessageHead) + "-byte head");
+  }
+  try {
+    BoundedInputArchive ar(head);
+    TaskMessage msg;
+    std::uint64_t length = 0;
+    ar(msg.from, msg.to, msg.seq, msg.tag, length);
+    if (length != body_length - kTaskMessageHead) {
+      return Status::error("bad TaskMessage body: payload length " + std::to_string(length) +
+                           " at offset " + std::to_string(kTaskMessageHead - 8) + " but " +
+                           detail::byte_count(body_length - kTaskMessageHead) + " follow");
+    }
+    return msg;
+  } catch (const WireError& e) {
+    return Status::error(std::string("bad TaskMessage body: ") + e.what());
+  } catch (const cereal::Exception& e) {
+    return Status::error(std::string("bad TaskMessage body: ") + e.what());
+  }
+}
+
 Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body) {
   if (frame.size() < kFrameHeaderSize) {
     return Status::error("frame of " + std::to_string(frame.size()) +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -38,8 +39,19 @@ struct ChunkView {
   std::uint64_t epoch = 0;
   std::uint32_t index = 0;
   std::span<const std::uint8_t> bytes;
+  // Keeps `bytes` valid after the call that hands the view over; null: valid only during it.
+  std::shared_ptr<const void> owner = nullptr;
 };
 Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body);
+
+// A large TaskMessage can be read in two parts, its payload straight into the message's own
+// buffer: the body's first kTaskMessageHead bytes (the fixed fields and the payload's length),
+// then the payload. decode_task_message_head() decodes the first part of a body of
+// `body_length` bytes and checks that the payload's length is exactly the rest of the body, as
+// decode_body() would; the payload is left empty for the caller to fill.
+inline constexpr std::size_t kTaskMessageHead = 45;
+Result<TaskMessage> decode_task_message_head(std::span<const std::uint8_t> head,
+                                             std::uint64_t body_length);
 // A complete frame: header checks (magic, version, max_body) then the body.
 Result<WireMessage> decode_frame(std::span<const std::uint8_t> frame, std::uint32_t max_body);
 

@@ -51,6 +51,8 @@ enum class MsgType : std::uint16_t {
   kMigrateRequest = 56,
   kTasksRequest = 57,
   kTasksReply = 58,
+  // balancing (DESIGN.md §8)
+  kBalanceRequest = 60,
 };
 
 enum class PeerRole : std::uint8_t { kNode = 0, kClient = 1 };
@@ -236,11 +238,12 @@ struct MigrationOffer {
   JobSpec spec;
   std::uint64_t state_bytes = 0;
   std::uint32_t chunks = 0;
+  BalanceBasis basis;
 
   friend bool operator==(const MigrationOffer&, const MigrationOffer&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(task, epoch, root, spec, state_bytes, chunks);
+    ar(task, epoch, root, spec, state_bytes, chunks, basis);
   }
 };
 
@@ -463,11 +466,13 @@ struct JobResult {
   std::uint32_t tasks = 0;
   double wall_s = 0;
   std::map<std::string, std::string> details;
+  std::vector<double> step_s;       // wall seconds of each step, measured at the root
+  std::uint64_t migrations = 0;     // task moves the home heard of
 
   friend bool operator==(const JobResult&, const JobResult&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job, app, checksum, steps, tasks, wall_s, details);
+    ar(job, app, checksum, steps, tasks, wall_s, details, step_s, migrations);
   }
 };
 
@@ -519,13 +524,29 @@ struct TasksReply {
   }
 };
 
+// Receiver-initiated diffusion (seed 004): an underloaded node asks a neighbour for `amount` of
+// load; the neighbour picks tasks and migrates them (or does nothing if its view disagrees).
+struct BalanceRequest {
+  static constexpr MsgType kType = MsgType::kBalanceRequest;
+  std::uint32_t from = 0;
+  double amount = 0;     // load units wanted
+  double load = 0;       // the requester's load and capacity, for the sender's re-check
+  double capacity = 0;
+
+  friend bool operator==(const BalanceRequest&, const BalanceRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(from, amount, load, capacity);
+  }
+};
+
 using WireMessage =
     std::variant<Hello, HelloAuth, Heartbeat, TaskMessage, CreateTasks, TasksCreated, StartJob,
                  ReductionContribution, ReductionResult, TaskFinished, JobEnd, MigrationOffer,
                  MigrationAnswer, MigrationChunk, MigrationDone, LocationUpdate, LocationQuery,
                  MigrateCommand, MigrationReport, TaskListRequest, TaskListReply, StatusRequest,
                  StatusReply, RunRequest, JobProgress, JobResult, JobFailed, MigrateRequest,
-                 TasksRequest, TasksReply>;
+                 TasksRequest, TasksReply, BalanceRequest>;
 
 const char* to_string(MsgType t);
 

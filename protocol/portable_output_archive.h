@@ -1,5 +1,6 @@
 // PortableOutputArchive: Cereal's PortableBinaryOutputArchive fixed to Options::LittleEndian(), so
-// every platform writes identical bytes (DESIGN.md §4), appending to an in-memory byte vector.
+// every platform writes identical bytes (DESIGN.md §4), appending to an in-memory byte vector (or
+// writing into a given streambuf).
 // Layout: one flag byte (1 = little-endian), then each field little-endian with its own width;
 // container and string lengths are uint64. Not thread-safe; one archive per encoding.
 #pragma once
@@ -24,7 +25,7 @@ namespace detail {
 // An unbuffered streambuf that appends everything written to a byte vector.
 class ByteSink : public std::streambuf {
  public:
-  explicit ByteSink(std::vector<std::uint8_t> prefix) : bytes_(std::move(prefix)) {}
+  explicit ByteSink(std::vector<std::uint8_t> prefix = {}) : bytes_(std::move(prefix)) {}
   std::vector<std::uint8_t>& bytes() { return bytes_; }
   const std::vector<std::uint8_t>& bytes() const { return bytes_; }
 
@@ -49,6 +50,7 @@ class ByteSink : public std::streambuf {
 struct ByteSinkStream {
   explicit ByteSinkStream(std::vector<std::uint8_t> prefix)
       : sink(std::move(prefix)), stream(&sink) {}
+  explicit ByteSinkStream(std::streambuf& out) : stream(&out) {}
   ByteSink sink;
   std::ostream stream;
 };
@@ -61,6 +63,11 @@ class PortableOutputArchive : private detail::ByteSinkStream,
   // `prefix` is kept in front of the archive's bytes (codec.cc reserves the frame header there).
   explicit PortableOutputArchive(std::vector<std::uint8_t> prefix = {})
       : detail::ByteSinkStream(std::move(prefix)),
+        cereal::PortableBinaryOutputArchive(stream, Options::LittleEndian()) {}
+  // Writes into `out` instead (e.g. a streambuf that passes the bytes on in pieces while they are
+  // written); bytes() then stays empty. `out` must outlive the archive.
+  explicit PortableOutputArchive(std::streambuf& out)
+      : detail::ByteSinkStream(out),
         cereal::PortableBinaryOutputArchive(stream, Options::LittleEndian()) {}
 
   const std::vector<std::uint8_t>& bytes() const { return sink.bytes(); }

@@ -93,6 +93,8 @@ const char* to_string(MsgType t) {
       return "TasksRequest";
     case MsgType::kTasksReply:
       return "TasksReply";
+    case MsgType::kBalanceRequest:
+      return "BalanceRequest";
   }
   return "unknown message type";
 }

@@ -73,6 +73,22 @@ struct LoadIndex {
   }
 };
 
+// Why the balancer moves a task, as the sender saw it, so the receiver can re-check with its own
+// newer view (DESIGN.md §8 phase 5). `balance` false: a command (driftctl migrate, chaos).
+struct BalanceBasis {
+  bool balance = false;
+  double task_load = 0;        // the task's load in the sender's units
+  double sender_load = 0;      // the sender's node load before the move
+  double sender_capacity = 0;  // the sender's advertised capacity
+
+  friend bool operator==(const BalanceBasis&, const BalanceBasis&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    wire_bool(ar, balance);
+    ar(task_load, sender_load, sender_capacity);
+  }
+};
+
 // What a node has done for migration and location since it started (driftctl status).
 struct NodeCounters {
   std::uint64_t migrations_out = 0;
@@ -80,11 +96,16 @@ struct NodeCounters {
   std::uint64_t bytes_moved = 0;  // task state sent
   std::uint64_t messages_forwarded = 0;
   std::uint64_t location_updates = 0;  // sent to other nodes
+  std::uint64_t heartbeat_bytes = 0;   // heartbeat frames sent, bytes
+  std::uint64_t balance_bytes = 0;     // balancing messages sent (receiver requests), bytes
+  std::uint64_t balance_rounds = 0;    // balancing rounds that moved at least one task away
+  std::uint64_t balance_moves = 0;     // tasks sent away by the balancer
 
   friend bool operator==(const NodeCounters&, const NodeCounters&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(migrations_out, migrations_in, bytes_moved, messages_forwarded, location_updates);
+    ar(migrations_out, migrations_in, bytes_moved, messages_forwarded, location_updates,
+       heartbeat_bytes, balance_bytes, balance_rounds, balance_moves);
   }
 };
 

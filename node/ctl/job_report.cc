@@ -1,6 +1,7 @@
 // The end of `driftctl run` as text and JSON (job_report.h).
 #include "node/ctl/job_report.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "node/ctl/task_id_text.h"
@@ -9,8 +10,9 @@
 namespace drift::ctl {
 
 JobReport report_of(const JobResult& result) {
-  return JobReport{result.app,    result.checksum, result.steps, result.tasks,
-                   result.wall_s, "cluster",       result.job,   result.details};
+  return JobReport{result.app,    result.checksum, result.steps,   result.tasks,
+                   result.wall_s, "cluster",       result.job,     result.details,
+                   result.step_s, result.migrations};
 }
 
 std::string job_report_text(const JobReport& report) {
@@ -22,6 +24,17 @@ std::string job_report_text(const JobReport& report) {
   table.add_row({"steps", std::to_string(report.steps)});
   table.add_row({"tasks", std::to_string(report.tasks)});
   table.add_row({"wall time", wall});
+  if (report.mode == "cluster") {
+    table.add_row({"migrations", std::to_string(report.migrations)});
+    if (!report.step_s.empty()) {
+      std::vector<double> sorted = report.step_s;
+      std::sort(sorted.begin(), sorted.end());
+      char steps[96];
+      std::snprintf(steps, sizeof steps, "median %.3f s, first %.3f s, last %.3f s",
+                    sorted[sorted.size() / 2], report.step_s.front(), report.step_s.back());
+      table.add_row({"step time", steps});
+    }
+  }
   for (const auto& [key, value] : report.details) table.add_row({key, value});
   return table.render();
 }
@@ -33,7 +46,11 @@ nlohmann::json job_report_json(const JobReport& report) {
                       {"steps", report.steps},   {"tasks", report.tasks},
                       {"wall_s", report.wall_s}, {"mode", report.mode},
                       {"details", details}};
-  if (report.mode == "cluster") j["job"] = format_job_id(report.job);
+  if (report.mode == "cluster") {
+    j["job"] = format_job_id(report.job);
+    j["step_s"] = report.step_s;
+    j["migrations"] = report.migrations;
+  }
   return j;
 }
 

@@ -1,7 +1,8 @@
 // The end of `driftctl run`, for people or for scripts. The same report serves a cluster job
 // (from JobResult) and the serial reference (--serial, tasks = 1), so their checksums can be
 // compared line by line or with jq. JSON: {"app","checksum","steps","tasks","wall_s","mode",
-// "job","details":{...}}; checksum is a string. A cluster job's id (text row "job", JSON "job")
+// "job","details":{...},"step_s":[...],"migrations":N}; checksum is a string; step_s holds the
+// wall seconds of each step as the job's root measured them (empty for a serial run). A cluster job's id (text row "job", JSON "job")
 // is a string in the form `tasks` prints and `migrate` takes, "0x1a2b3c0001" (task_id_text.h);
 // a serial run has none.
 #pragma once
@@ -10,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "protocol/messages.h"
 
@@ -24,6 +26,8 @@ struct JobReport {
   std::string mode;  // "cluster" or "serial"
   std::uint64_t job = 0;
   std::map<std::string, std::string> details;
+  std::vector<double> step_s;
+  std::uint64_t migrations = 0;
 };
 
 JobReport report_of(const JobResult& result);

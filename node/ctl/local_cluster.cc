@@ -182,6 +182,9 @@ Status LocalCluster::start_node(int k, const fs::path& driftd, const std::string
                  log_file(k),
                  options_.stop_with_parent};
   spec.args.insert(spec.args.end(), options_.extra_args.begin(), options_.extra_args.end());
+  if (auto it = options_.node_args.find(k); it != options_.node_args.end()) {
+    spec.args.insert(spec.args.end(), it->second.begin(), it->second.end());
+  }
   auto pid = spawn_detached(spec);
   if (!pid) return Status::error("node " + std::to_string(k) + ": " + pid.error());
   return write_pid_file(pid_file(k), *pid);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct LocalClusterOptions {
   std::chrono::milliseconds stop_grace{5000};  // SIGTERM to SIGKILL
   bool stop_with_parent = false;               // tests: daemons die with the test process
   std::vector<std::string> extra_args;         // "--key=value" for every daemon
+  std::map<int, std::vector<std::string>> node_args;  // "--key=value" for daemon K only, after extra_args
 };
 
 class LocalCluster {

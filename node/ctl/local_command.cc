@@ -7,6 +7,7 @@
 #include "node/ctl/command_line.h"
 #include "node/ctl/exit_codes.h"
 #include "node/ctl/local_cluster.h"
+#include "node/ctl/node_setting.h"
 
 namespace po = boost::program_options;
 
@@ -22,6 +23,7 @@ struct UpArgs {
   int base_port = 7400;
   std::string dir = kDefaultDir;
   std::string base_config;
+  std::vector<std::string> settings;  // --set K:key=value
   std::string driftd;
   double timeout_s = 20;
 };
@@ -40,6 +42,9 @@ po::options_description up_options(UpArgs& a) {
       "the driftd to run (default: beside driftctl, else on PATH)");
   add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
       "how long to wait for the daemons to see each other (default 20)");
+  add("set", po::value<std::vector<std::string>>(&a.settings)->composing()->value_name("K:key=value"),
+      "a driftd config key for daemon K only, e.g. 3:emulate.speed=6 (repeatable; wins over the "
+      "config files)");
   add("help,h", "show this help");
   return d;
 }
@@ -74,6 +79,7 @@ int print_help() {
   std::string dir;
   std::cout
       << "Usage: driftctl local up --nodes N [--base-port P] [--dir DIR] [--base-config FILE]\n"
+         "                         [--set K:key=value ...]\n"
          "       driftctl local down [--dir DIR]\n\n"
          "up starts N daemons on 127.0.0.1 (node K: id K, port P+K-1) that share a fresh\n"
          "secret DIR/secret, and returns once each sees all N alive. down stops them.\n\n"
@@ -91,8 +97,11 @@ int up(const std::vector<std::string>& args) {
   if (help) return print_help();
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("local up", s.message());
   if (Status s = check_up_args(a); !s) return usage_error("local up", s.message());
+  auto node_args = node_arguments(a.settings, a.nodes);
+  if (!node_args) return usage_error("local up", node_args.status().message());
   LocalClusterOptions lo;
   lo.driftd = a.driftd;
+  lo.node_args = std::move(*node_args);
   lo.ready_timeout = std::chrono::milliseconds(static_cast<long>(a.timeout_s * 1000));
   LocalCluster cluster(a.dir, lo);
   if (Status s = cluster.up(a.nodes, static_cast<std::uint16_t>(a.base_port), a.base_config); !s) {

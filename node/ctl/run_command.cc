@@ -24,13 +24,14 @@ namespace {
 
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
-    "tasks", "steps", "serial", "json", "timeout", "chaos-migrations", "help"};
+    "tasks", "steps", "serial", "json", "timeout", "chaos-migrations", "placement", "help"};
 
 struct RunArgs {
   std::uint32_t tasks = 0;
   std::uint64_t steps = 0;
   double timeout_s = 0;
   std::uint32_t chaos_migrations = 0;
+  std::string placement;
   bool serial = false;
   bool json = false;
 };
@@ -50,6 +51,9 @@ po::options_description run_options(RunArgs& a) {
   add("chaos-migrations", po::value<std::uint32_t>(&a.chaos_migrations)->value_name("N"),
       "testing aid: after every step, move N random tasks to random nodes (default 0); the "
       "checksum must not change");
+  add("placement", po::value<std::string>(&a.placement)->value_name("HOW"),
+      "where the tasks start: capacity (in proportion to each node's advertised capacity, the "
+      "default) or even (the same number on every node, as a uniform partition)");
   add("help,h", "show this help");
   return d;
 }
@@ -95,7 +99,8 @@ int run_serial(const Application& app, const JobSpec& spec, bool json) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome) return report_failure(kExitFailed, spec.app + " (serial): " + outcome.error());
   return print_report(
-      {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details}, json);
+      {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details, {}, 0},
+      json);
 }
 
 // "job 0x1a2b3c0001 (heat2d) failed: ..."; a job refused before it got an id has none (0).
@@ -145,6 +150,12 @@ int run_app(const Application& app, const std::vector<std::string>& args,
   if (a.serial && spec.tasks == 0) spec.tasks = 1;
   if (Status s = add_runtime_options(spec, a.chaos_migrations, a.serial); !s) {
     return usage_error("run", s.message());
+  }
+  if (!a.placement.empty()) {
+    if (a.placement != "capacity" && a.placement != "even") {
+      return usage_error("run", "--placement " + a.placement + ": expected capacity or even");
+    }
+    spec.runtime["placement"] = a.placement;
   }
   if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
   if (a.serial) return run_serial(app, spec, a.json);

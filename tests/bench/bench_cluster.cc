@@ -41,11 +41,18 @@ bool every_member_reported(const StatusReply& reply, int nodes) {
 
 Result<std::unique_ptr<BenchCluster>> BenchCluster::start(int nodes, std::uint16_t base_port,
                                                           const fs::path& base_config) {
+  ctl::LocalClusterOptions options;
+  options.extra_args = {"--node.capacity=1", "--balance.capacity=static",
+                        "--balance.strategy=none"};
+  return start(nodes, base_port, base_config, std::move(options));
+}
+
+Result<std::unique_ptr<BenchCluster>> BenchCluster::start(int nodes, std::uint16_t base_port,
+                                                          const fs::path& base_config,
+                                                          ctl::LocalClusterOptions options) {
   auto dir = make_temp_dir();
   if (!dir) return dir.status();
-  ctl::LocalClusterOptions options;
   options.stop_with_parent = true;
-  options.extra_args = {"--node.capacity=1"};
   std::unique_ptr<BenchCluster> cluster(new BenchCluster(*dir, std::move(options)));
   if (Status s = cluster->cluster_.up(nodes, base_port, base_config); !s) return s;
   if (Status s = cluster->wait_for_load_reports(1); !s) return s;

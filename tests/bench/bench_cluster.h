@@ -1,7 +1,9 @@
 // The drift side of the benchmark: a local cluster of real driftd processes (node/ctl's
 // LocalCluster, so the same code as `driftctl local up`) in a fresh temp dir, every daemon with
-// node.capacity = 1 so that placement splits a job's tasks evenly into contiguous index ranges
-// (2 tasks on 2 nodes: task 0 on node 1, task 1 on node 2). Waits until node 1 has a load report
+// node.capacity = 1 and balance.capacity = static (no measured capacity that earlier jobs could
+// skew) so that placement splits a job's tasks evenly into contiguous index ranges (2 tasks on 2
+// nodes: task 0 on node 1, task 1 on node 2), and balance.strategy = none so that the tasks stay
+// where the benchmark puts them. Waits until node 1 has a load report
 // from every member, so placement sees all of them. The destructor stops the daemons and
 // removes the dir.
 #pragma once
@@ -21,11 +23,18 @@ class BenchCluster {
   // `base_config` is conf/local.conf or another base config for `driftctl local up`.
   static Result<std::unique_ptr<BenchCluster>> start(int nodes, std::uint16_t base_port,
                                                      const std::filesystem::path& base_config);
+  // The same with the caller's daemon arguments (every daemon's and per daemon) instead of
+  // those settings; the daemons still die with this process.
+  static Result<std::unique_ptr<BenchCluster>> start(int nodes, std::uint16_t base_port,
+                                                     const std::filesystem::path& base_config,
+                                                     ctl::LocalClusterOptions options);
   ~BenchCluster();
   BenchCluster(const BenchCluster&) = delete;
   BenchCluster& operator=(const BenchCluster&) = delete;
 
   int nodes() const { return cluster_.nodes(); }
+  // Node k's daemon process; -1 if unknown.
+  pid_t pid(int k) const { return cluster_.pid(k); }
   Result<ctl::ConnectOptions> connect_options(int k) const;
   Result<std::unique_ptr<ctl::ClientConnection>> connect(int k) const;
   // The last lines of node k's log, for error reports.

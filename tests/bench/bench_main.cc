@@ -22,16 +22,17 @@ void add(BenchReport& report, BenchTable table) {
 }
 
 void measure(const BenchOptions& o, BenchReport& report) {
-  const BenchPlan plan = o.quick ? quick_plan() : full_plan();
+  BenchPlan plan = o.quick ? quick_plan() : full_plan();
+  plan.pingpong.pin = !o.no_pin;
   auto raw = LoopbackPair::open();
   if (!raw) return report.errors.push_back(raw.error());
   std::cout << "starting " << kNodes << " daemons on 127.0.0.1:" << o.base_port << "..."
             << std::endl;
   auto cluster = BenchCluster::start(kNodes, o.base_port, o.base_config);
   if (!cluster) return report.errors.push_back("local cluster: " + cluster.error());
-  add(report, run_migration_bench(**cluster, **raw, plan.migration));
-  add(report, run_pingpong_bench(**cluster, **raw, plan.pingpong));
-  add(report, run_forwarding_bench(**cluster, plan.forwarding));
+  if (o.wants("migration")) add(report, run_migration_bench(**cluster, **raw, plan.migration));
+  if (o.wants("pingpong")) add(report, run_pingpong_bench(**cluster, **raw, plan.pingpong));
+  if (o.wants("forwarding")) add(report, run_forwarding_bench(**cluster, plan.forwarding));
 }
 
 int run(const BenchOptions& o) {
@@ -42,7 +43,8 @@ int run(const BenchOptions& o) {
                  " driftd on 127.0.0.1 started with "
                  "driftctl's LocalCluster (base config " +
                  o.base_config.filename().string() +
-                 ", node.capacity = 1); raw: Asio TCP over 127.0.0.1 in this process.";
+                 ", node.capacity = 1, balance.capacity = static, balance.strategy = none); raw: "
+                 "Asio TCP over 127.0.0.1 in this process.";
   measure(o, report);
   const std::string text = render_report(report);
   std::cout << text.substr(text.find("**Verdict:**")) << std::flush;

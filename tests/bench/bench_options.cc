@@ -2,7 +2,9 @@
 #include "tests/bench/bench_options.h"
 
 #include <boost/program_options.hpp>
+#include <set>
 #include <sstream>
+#include <vector>
 
 namespace po = boost::program_options;
 
@@ -10,7 +12,10 @@ namespace drift::bench {
 
 namespace {
 
-po::options_description describe_options(BenchOptions& o, std::string& out, std::string& config) {
+const std::set<std::string> kTables{"migration", "pingpong", "forwarding"};
+
+po::options_description describe_options(BenchOptions& o, std::string& out, std::string& config,
+                                         std::vector<std::string>& only) {
   po::options_description d(
       "drift_bench: migration, latency, throughput and forwarding beside raw TCP\nOptions");
   d.add_options()("help,h", "this text")("quick", po::bool_switch(&o.quick),
@@ -20,7 +25,11 @@ po::options_description describe_options(BenchOptions& o, std::string& out, std:
       "base-config", po::value(&config)->value_name("FILE"),
       "base config of the local cluster (default: conf/local.conf)")(
       "base-port", po::value(&o.base_port)->value_name("P"),
-      "ports P and P+1 for the 2 daemons (default 17900)");
+      "ports P and P+1 for the 2 daemons (default 17900)")(
+      "only", po::value(&only)->value_name("TABLE"),
+      "measure only this table: migration, pingpong or forwarding (repeatable; default: all)")(
+      "no-pin", po::bool_switch(&o.no_pin),
+      "table (b): leave the nodes and the raw ends on any core (default: each on its own)");
   return d;
 }
 
@@ -30,7 +39,8 @@ Result<BenchOptions> parse_bench_options(int argc, const char* const* argv,
                                          const std::filesystem::path& source_dir) {
   BenchOptions o;
   std::string out, config;
-  const po::options_description d = describe_options(o, out, config);
+  std::vector<std::string> only;
+  const po::options_description d = describe_options(o, out, config, only);
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
@@ -41,6 +51,12 @@ Result<BenchOptions> parse_bench_options(int argc, const char* const* argv,
   }
   if (o.base_port == 0 || o.base_port == 65535) {
     return Status::error("--base-port " + std::to_string(o.base_port) + ": needs 2 valid ports");
+  }
+  for (const std::string& table : only) {
+    if (!kTables.count(table)) {
+      return Status::error("--only " + table + ": not a table (migration, pingpong, forwarding)");
+    }
+    o.only.insert(table);
   }
   std::ostringstream help;
   help << d;

@@ -4,7 +4,10 @@
 #include <functional>
 
 #include "node/ctl/job_client.h"
+#include "protocol/codec.h"
 #include "tests/bench/checked_job.h"
+#include "tests/bench/raw/cpu_pinning.h"
+#include "tests/bench/raw/raw_event_pingpong.h"
 #include "tests/bench/raw/raw_pingpong.h"
 #include "tests/bench/raw/sample_stats.h"
 
@@ -22,16 +25,10 @@ struct Case {
 
 // One run's elapsed seconds.
 using Runner = std::function<Result<double>(const Case&)>;
-using Summary = double (*)(std::vector<double>);
 
-Result<PingPongTiming> timing(const Case& c, int repetitions, const Runner& run, Summary summary) {
-  std::vector<double> seconds;
-  for (int i = 0; i < repetitions; ++i) {
-    auto s = run(c);
-    if (!s) return s.status();
-    seconds.push_back(*s);
-  }
-  return pingpong_timing(summary(std::move(seconds)), c.rounds, c.bytes);
+// The bytes drift writes for one message of `payload` bytes: its whole frame.
+std::size_t drift_frame_bytes(std::uint64_t payload) {
+  return encode_prefix(TaskMessage{}, payload).size() + static_cast<std::size_t>(payload);
 }
 
 
@@ -50,8 +47,16 @@ Result<double> drift_once(const BenchCluster& cluster, const Case& c,
   return std::stod(it->second);
 }
 
-Result<double> raw_once(LoopbackPair& raw, const Case& c) {
-  auto t = raw_pingpong(raw, c.bytes, c.rounds);
+using Cores = std::pair<int, int>;  // node 1's and node 2's; -1: anywhere
+
+Result<double> raw_once(const Case& c, Cores cores) {
+  auto t = raw_event_pingpong(drift_frame_bytes(c.bytes), c.bytes, c.rounds, cores);
+  if (!t) return t.status();
+  return t->seconds;
+}
+
+Result<double> blocking_once(LoopbackPair& raw, const Case& c, Cores cores) {
+  auto t = raw_pingpong(raw, drift_frame_bytes(c.bytes), c.rounds, cores);
   if (!t) return t.status();
   return t->seconds;
 }
@@ -78,18 +83,71 @@ const Metric kThroughput{"throughput", "≥ 0.70× raw",
                          [](double v) { return format_fixed(v, 0) + " MB/s"; },
                          [](double drift, double raw) { return drift >= kThroughputTarget * raw; }};
 
-void measure(const Case& c, const Metric& m, int repetitions, const Runner& on_drift,
-             const Runner& on_raw, BenchTable& table) {
+struct Runners {
+  Runner drift, raw, blocking;
+};
+
+// Runs alternate (raw, drift, blocking, raw, ...) so that a change in the machine's load
+// affects all three alike; each figure is the median of its runs.
+void measure(const Case& c, const Metric& m, int repetitions, const Runners& run,
+             BenchTable& table) {
   BenchRow row{label(m.what, c), "", "", "", m.target, ""};
-  auto raw = timing(c, repetitions, on_raw, median);  // the same statistic as drift's
-  if (!raw) return table.add_failure(row, "raw baseline: " + raw.error());
-  auto drift = timing(c, repetitions, on_drift, median);
-  if (!drift) return table.add_failure(row, drift.error());
-  row.drift = m.format(m.value(*drift));
-  row.raw = m.format(m.value(*raw));
-  row.ratio = format_ratio(m.value(*drift), m.value(*raw));
-  row.met = format_met(m.met(m.value(*drift), m.value(*raw)));
+  std::vector<double> drift_s, raw_s, blocking_s;
+  for (int i = 0; i < repetitions; ++i) {
+    auto raw = run.raw(c);
+    if (!raw) return table.add_failure(row, "raw baseline: " + raw.error());
+    auto drift = run.drift(c);
+    if (!drift) return table.add_failure(row, drift.error());
+    auto blocking = run.blocking(c);
+    if (!blocking) return table.add_failure(row, "blocking raw baseline: " + blocking.error());
+    raw_s.push_back(*raw);
+    drift_s.push_back(*drift);
+    blocking_s.push_back(*blocking);
+  }
+  const PingPongTiming drift = pingpong_timing(median(drift_s), c.rounds, c.bytes);
+  const PingPongTiming raw = pingpong_timing(median(raw_s), c.rounds, c.bytes);
+  const PingPongTiming blocking = pingpong_timing(median(blocking_s), c.rounds, c.bytes);
+  row.drift = m.format(m.value(drift));
+  row.raw = m.format(m.value(raw));
+  row.ratio = format_ratio(m.value(drift), m.value(raw));
+  row.met = format_met(m.met(m.value(drift), m.value(raw)));
   table.rows.push_back(row);
+  table.notes.push_back(row.label + ": blocking threads instead of event loops (no epoll): " +
+                        m.format(m.value(blocking)) + ", drift " +
+                        format_ratio(m.value(drift), m.value(blocking)) + " of it");
+}
+
+// Each node's daemon on its own core (or, with -1, anywhere again).
+Status pin_nodes(const BenchCluster& cluster, Cores cores) {
+  for (auto [node, cpu] : {std::pair{1, cores.first}, std::pair{2, cores.second}}) {
+    const pid_t pid = cluster.pid(node);
+    if (pid <= 0) return Status::error("node " + std::to_string(node) + " has no pid file");
+    if (Status s = pin_process(pid, cpu); !s) return s;
+  }
+  return Status::ok();
+}
+
+BenchTable measure_all(const BenchCluster& cluster, LoopbackPair& raw,
+                       const PingpongBenchConfig& config, Cores cores) {
+  BenchTable table;
+  const std::string runs = std::to_string(config.repetitions);
+  table.title = "(b) Task-to-task ping-pong, node 1 <-> node 2 (drift: median of " + runs +
+                " runs), beside a raw Asio TCP ping-pong between two event loops with drift's " +
+                "framing and frame size (median of " + runs + ", runs interleaved)";
+  const Runners runners{[&](const Case& c) { return drift_once(cluster, c, config.job_timeout); },
+                        [&](const Case& c) { return raw_once(c, cores); },
+                        [&](const Case& c) { return blocking_once(raw, c, cores); }};
+  measure({config.small_bytes, config.small_rounds}, kRtt, config.repetitions, runners, table);
+  measure({config.large_bytes, config.large_rounds}, kThroughput, config.repetitions, runners,
+          table);
+  const std::string frame = std::to_string(drift_frame_bytes(config.small_bytes)) +
+                            " bytes for " + std::to_string(config.small_bytes) + " payload bytes";
+  table.notes.push_back(
+      "MB = 10^6 bytes; throughput = 2 × rounds × payload bytes / elapsed; drift's time runs "
+      "from task 0's first send to its last echo, read in its handlers; the raw frames are as "
+      "long as drift's (" + frame + "): a 12-byte header with the body's length, read first, "
+      "then the body");
+  return table;
 }
 
 }  // namespace
@@ -97,20 +155,24 @@ void measure(const Case& c, const Metric& m, int repetitions, const Runner& on_d
 BenchTable run_pingpong_bench(const BenchCluster& cluster, LoopbackPair& raw,
                               const PingpongBenchConfig& config) {
   BenchTable table;
-  const std::string runs = std::to_string(config.repetitions);
-  table.title = "(b) Task-to-task ping-pong, node 1 <-> node 2 (drift: median of " + runs +
-                " runs), beside a raw Asio TCP ping-pong between two threads (median of " + runs +
-                ")";
-  const Runner on_drift = [&](const Case& c) { return drift_once(cluster, c, config.job_timeout); };
-  const Runner on_raw = [&](const Case& c) { return raw_once(raw, c); };
-  measure({config.small_bytes, config.small_rounds}, kRtt, config.repetitions, on_drift, on_raw,
-          table);
-  measure({config.large_bytes, config.large_rounds}, kThroughput, config.repetitions, on_drift,
-          on_raw, table);
-  table.notes.push_back(
-      "MB = 10^6 bytes; throughput = 2 × rounds × bytes / elapsed; drift's "
-      "time runs from task 0's first send to its last echo, read in its "
-      "handlers");
+  Cores cores{-1, -1};
+  std::string placement = "not pinned (--no-pin)";
+  if (config.pin) {
+    placement = "not pinned: this process may use only one core";
+    if (auto two = two_cores()) {
+      if (Status s = pin_nodes(cluster, *two); !s) {
+        placement = "not pinned: " + s.message();
+        (void)pin_nodes(cluster, cores);
+      } else {
+        cores = *two;
+        placement = "node 1 and the raw pinger on cpu " + std::to_string(two->first) +
+                    ", node 2 and the raw echoer on cpu " + std::to_string(two->second);
+      }
+    }
+  }
+  table = measure_all(cluster, raw, config, cores);
+  if (cores.first >= 0) (void)pin_nodes(cluster, {-1, -1});
+  table.notes.push_back("placement: " + placement);
   return table;
 }
 

@@ -1,7 +1,10 @@
 // Benchmark (b): task-to-task round-trip latency (small messages) and 1 MB throughput with the
 // pingpong app (task 0 on node 1, task 1 on node 2, its own handlers timing the rounds), beside
-// a raw Asio TCP ping-pong of the same messages between two threads, in the same run: drift's
-// median run beside raw's best. Targets: RTT at most 1.5x raw; throughput at least 70 % of raw.
+// a raw Asio TCP ping-pong of frames as long as drift's between two event loops
+// (raw_event_pingpong.h), in the same run, runs interleaved, medians on both sides; the same
+// exchange between two blocking threads is noted beside. Unless `pin` is off, each end has its
+// own core for the whole table: node 1 and the raw pinger one, node 2 and the raw echoer another
+// (raw/cpu_pinning.h says why). Targets: RTT at most 1.5x raw; throughput at least 70 % of raw.
 #pragma once
 
 #include <chrono>
@@ -18,7 +21,8 @@ struct PingpongBenchConfig {
   std::uint64_t small_rounds = 2000;
   std::uint64_t large_bytes = 1u << 20;
   std::uint64_t large_rounds = 200;
-  int repetitions = 3;
+  int repetitions = 5;
+  bool pin = true;
   std::chrono::milliseconds job_timeout{120000};
 };
 

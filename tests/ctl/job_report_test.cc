@@ -27,7 +27,7 @@ TEST(JobReportTest, JsonHasTheContractedFields) {
 }
 
 TEST(JobReportTest, TextHasOneLinePerField) {
-  const std::string text = job_report_text({"heat2d", "0xab", 10, 1, 0.25, "serial", 0, {}});
+  const std::string text = job_report_text({"heat2d", "0xab", 10, 1, 0.25, "serial", 0, {}, {}, 0});
   EXPECT_NE(text.find("heat2d (serial reference)"), std::string::npos) << text;
   EXPECT_NE(text.find("checksum   0xab\n"), std::string::npos) << text;
   EXPECT_NE(text.find("wall time  0.250 s\n"), std::string::npos) << text;
@@ -38,10 +38,28 @@ TEST(JobReportTest, ClusterJobsShowTheirIdAsTasksAndMigrateTakeIt) {
   r.job = 0x1a2b3c0001;
   r.app = "heat2d";
   const std::string text = job_report_text(report_of(r));
-  EXPECT_NE(text.find("job        0x1a2b3c0001\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("job         0x1a2b3c0001\n"), std::string::npos) << text;
   EXPECT_EQ(job_report_json(report_of(r))["job"], "0x1a2b3c0001");
-  const auto serial = job_report_json({"heat2d", "0xab", 10, 1, 0.25, "serial", 0, {}});
+  const auto serial = job_report_json({"heat2d", "0xab", 10, 1, 0.25, "serial", 0, {}, {}, 0});
   EXPECT_FALSE(serial.contains("job"));
+}
+
+TEST(JobReportTest, ClusterJobsReportStepTimesAndMigrations) {
+  JobResult r;
+  r.job = 9;
+  r.app = "particles";
+  r.step_s = {4.5, 0.5, 0.25, 0.75};
+  r.migrations = 42;
+  const auto j = job_report_json(report_of(r));
+  ASSERT_EQ(j["step_s"].size(), 4u);
+  EXPECT_DOUBLE_EQ(j["step_s"][0].get<double>(), 4.5);
+  EXPECT_DOUBLE_EQ(j["step_s"][3].get<double>(), 0.75);
+  EXPECT_EQ(j["migrations"], 42);
+  const std::string text = job_report_text(report_of(r));
+  EXPECT_NE(text.find("migrations  42\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("median 0.750 s, first 4.500 s, last 0.750 s"), std::string::npos) << text;
+  const auto serial = job_report_json({"heat2d", "0xab", 10, 1, 0.25, "serial", 0, {}, {}, 0});
+  EXPECT_FALSE(serial.contains("step_s"));
 }
 
 }  // namespace

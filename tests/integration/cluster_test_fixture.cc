@@ -46,8 +46,18 @@ void ClusterTest::TearDown() {
   fs::remove_all(dir_, ec);
 }
 
+fs::path ClusterTest::base_config() {
+  const fs::path file = dir_ / "base.conf";
+  if (!fs::exists(file)) {
+    std::ifstream in(local_conf());
+    std::ofstream out(file, std::ios::trunc);
+    out << in.rdbuf() << "\n[balance]\nstrategy = none\n";
+  }
+  return file;
+}
+
 void ClusterTest::start_cluster(int nodes, int slot) {
-  const Status s = cluster_->up(nodes, base_port_for(slot), local_conf());
+  const Status s = cluster_->up(nodes, base_port_for(slot), base_config());
   ASSERT_TRUE(s.is_ok()) << s.message();
 }
 

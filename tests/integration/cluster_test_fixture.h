@@ -26,6 +26,10 @@ class ClusterTest : public ::testing::Test {
  protected:
   void SetUp() override;
   void TearDown() override;
+  // The daemons' base config: conf/local.conf with balancing off (balance.strategy = none), so
+  // tasks placed or moved by a test stay where it put them; a test of the balancer passes
+  // --balance.strategy=... (the command line wins). Written into the test's dir.
+  std::filesystem::path base_config();
 
   // Starts `nodes` daemons with conf/local.conf; fails the test (fatally) if they do not come up.
   void start_cluster(int nodes, int slot);

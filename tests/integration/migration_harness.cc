@@ -208,7 +208,7 @@ void MigrationClusterTest::start_nodes(int plain, int slot,
 
 // As LocalCluster starts its daemons, with `args` as the extra settings.
 void MigrationClusterTest::start_special(int k, const std::vector<std::string>& args) {
-  std::ifstream in(local_conf());
+  std::ifstream in(base_config());
   std::ostringstream base;
   base << in.rdbuf();
   const fs::path abs_dir = fs::absolute(dir_);

@@ -64,7 +64,7 @@ TEST(StateAssemblerTest, EmptyState) {
   EXPECT_FALSE(a.complete());
   ASSERT_TRUE(a.add(0, {}).is_ok());
   EXPECT_TRUE(a.complete());
-  EXPECT_TRUE(a.take().empty());
+  EXPECT_TRUE(a.take().flatten().empty());
 }
 
 TEST(StateAssemblerTest, EmptyStateRefusesANonEmptyChunk) {
@@ -85,7 +85,7 @@ TEST(StateAssemblerTest, InOrder) {
     ASSERT_TRUE(a.add(i, chunk_of(state, i, 4096)).is_ok()) << i;
   }
   EXPECT_TRUE(a.complete());
-  EXPECT_EQ(a.take(), state);
+  EXPECT_EQ(a.take().flatten(), state);
 }
 
 TEST(StateAssemblerTest, AnyOrder) {
@@ -100,7 +100,7 @@ TEST(StateAssemblerTest, AnyOrder) {
     StateAssembler a(state.size(), n, 4096);
     for (std::uint32_t i : order) ASSERT_TRUE(a.add(i, chunk_of(state, i, 4096)).is_ok());
     ASSERT_TRUE(a.complete());
-    EXPECT_EQ(a.take(), state) << "round " << round;
+    EXPECT_EQ(a.take().flatten(), state) << "round " << round;
   }
 }
 
@@ -115,7 +115,7 @@ TEST(StateAssemblerTest, DuplicateIsRefused) {
   EXPECT_FALSE(a.complete()) << "a refused duplicate must not count";
   ASSERT_TRUE(a.add(2, chunk_of(state, 2, 4096)).is_ok());
   EXPECT_TRUE(a.complete());
-  EXPECT_EQ(a.take(), state);
+  EXPECT_EQ(a.take().flatten(), state);
 }
 
 TEST(StateAssemblerTest, WrongSizeIsRefused) {
@@ -133,7 +133,7 @@ TEST(StateAssemblerTest, WrongSizeIsRefused) {
   ASSERT_TRUE(a.add(1, chunk_of(state, 1, 4096)).is_ok());
   ASSERT_TRUE(a.add(0, chunk_of(state, 0, 4096)).is_ok());
   EXPECT_TRUE(a.complete());
-  EXPECT_EQ(a.take(), state);
+  EXPECT_EQ(a.take().flatten(), state);
 }
 
 TEST(StateAssemblerTest, OutOfRangeIsRefused) {
@@ -157,7 +157,7 @@ TEST(StateAssemblerTest, MoreChunksThanTheStateNeedsTakeOnlyEmptyPieces) {
   ASSERT_TRUE(a.add(1, {}).is_ok());
   ASSERT_TRUE(a.add(2, {}).is_ok());
   ASSERT_TRUE(a.complete());
-  EXPECT_EQ(a.take(), state);
+  EXPECT_EQ(a.take().flatten(), state);
 }
 
 TEST(StateAssemblerTest, DefaultChunkSizeRoundTripOfALargeState) {
@@ -169,7 +169,33 @@ TEST(StateAssemblerTest, DefaultChunkSizeRoundTripOfALargeState) {
     ASSERT_TRUE(a.add(i, chunk_of(state, i, kDefaultChunkBytes)).is_ok());
   }
   ASSERT_TRUE(a.complete());
-  EXPECT_EQ(a.take(), state);
+  EXPECT_EQ(a.take().flatten(), state);
+}
+
+TEST(StateAssemblerTest, KeepsOwnedPiecesWithoutACopy) {
+  auto state = std::make_shared<const std::vector<std::uint8_t>>(pattern(3 * 4096 + 1));
+  const std::uint32_t n = chunk_count(state->size(), 4096);
+  StateAssembler a(state->size(), n, 4096);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(a.add(i, chunk_of(*state, i, 4096), state).is_ok()) << i;
+  }
+  const StatePieces pieces = a.take();
+  ASSERT_EQ(pieces.spans().size(), n);
+  EXPECT_EQ(pieces.size(), state->size());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    EXPECT_EQ(pieces.spans()[i].data(), state->data() + std::size_t{i} * 4096) << i;
+  }
+  EXPECT_EQ(pieces.flatten(), *state);
+}
+
+TEST(StateAssemblerTest, CopiesPiecesWithoutAnOwner) {
+  auto state = pattern(5000);
+  StateAssembler a(state.size(), 2, 4096);
+  ASSERT_TRUE(a.add(0, chunk_of(state, 0, 4096)).is_ok());
+  ASSERT_TRUE(a.add(1, chunk_of(state, 1, 4096)).is_ok());
+  const auto expected = state;
+  std::fill(state.begin(), state.end(), 0);  // the caller's buffer is reused
+  EXPECT_EQ(a.take().flatten(), expected);
 }
 
 }  // namespace

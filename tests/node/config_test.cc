@@ -32,7 +32,18 @@ const char* const kAllKeys[] = {"node.id",
                                 "net.reconnect_min_ms",
                                 "net.reconnect_max_ms",
                                 "log.level",
-                                "log.file"};
+                                "log.file",
+                                "emulate.speed",
+                                "emulate.unit_rate",
+                                "emulate.load",
+                                "balance.strategy",
+                                "balance.capacity",
+                                "balance.sensing",
+                                "balance.period_ms",
+                                "balance.eff_min",
+                                "balance.capacity_ewma",
+                                "balance.locality_weight",
+                                "balance.max_moves"};
 
 class ConfigTest : public testing::Test {
  protected:
@@ -304,6 +315,84 @@ TEST_F(ConfigTest, MissingConfigFile) {
   error_of(parse({"--config", path("absent.conf")}),
            {"--config '" + path("absent.conf") + "' (command line)", "No such file or directory"});
   error_of(parse({"-c", dir_.string()}), {"Is a directory"});
+}
+
+TEST_F(ConfigTest, ReadsEmulateAndBalanceKeys) {
+  const std::string text = std::string(kMinimal) +
+                           "[emulate]\n"
+                           "speed = 2\n"
+                           "unit_rate = 1000\n"
+                           "load = 10:5:2\n"
+                           "load = 30:0:0\n"
+                           "[balance]\n"
+                           "strategy = hbm\n"
+                           "capacity = static\n"
+                           "sensing = once\n"
+                           "period_ms = 250\n"
+                           "eff_min = 0.8\n"
+                           "capacity_ewma = 1\n"
+                           "locality_weight = 0\n"
+                           "max_moves = 3\n";
+  const NodeConfig c = config_of(parse_file(text));
+  EXPECT_EQ(c.emulate.speed, 2);
+  EXPECT_EQ(c.emulate.unit_rate, 1000);
+  ASSERT_EQ(c.emulate.load.size(), 2u);
+  EXPECT_EQ(c.emulate.load[0], (LoadRamp{10, 5, 2}));
+  EXPECT_EQ(c.emulate.load[1], (LoadRamp{30, 0, 0}));
+  EXPECT_EQ(c.balance.strategy, BalanceStrategy::kHbm);
+  EXPECT_EQ(c.balance.capacity, CapacityMode::kStatic);
+  EXPECT_EQ(c.balance.sensing, Sensing::kOnce);
+  EXPECT_EQ(c.balance.period, milliseconds(250));
+  EXPECT_EQ(c.balance.eff_min, 0.8);
+  EXPECT_EQ(c.balance.capacity_ewma, 1);
+  EXPECT_EQ(c.balance.locality_weight, 0);
+  EXPECT_EQ(c.balance.max_moves, 3u);
+  EXPECT_EQ(c.where("emulate.load"), at(8));
+}
+
+TEST_F(ConfigTest, EmulateAndBalanceDefaults) {
+  const NodeConfig c = config_of(parse_file(kMinimal));
+  EXPECT_EQ(c.emulate.speed, 0);
+  EXPECT_EQ(c.emulate.unit_rate, 100000);
+  EXPECT_TRUE(c.emulate.load.empty());
+  EXPECT_EQ(c.balance.strategy, BalanceStrategy::kDiffusion);
+  EXPECT_EQ(c.balance.capacity, CapacityMode::kDynamic);
+  EXPECT_EQ(c.balance.sensing, Sensing::kEvery);
+  EXPECT_EQ(c.balance.period, milliseconds(1000));
+  EXPECT_EQ(c.balance.eff_min, 0.9);
+  EXPECT_EQ(c.balance.capacity_ewma, 0.5);
+  EXPECT_EQ(c.balance.locality_weight, 0.1);
+  EXPECT_EQ(c.balance.max_moves, 64u);
+}
+
+TEST_F(ConfigTest, BadLoadRampNamesItsOwnLineAndField) {
+  const std::string text = std::string(kMinimal) + "[emulate]\nload = 1:2:3\nload = 30:x:1\n";
+  error_of(parse_file(text), {"emulate.load = '30:x:1'", at(7), "ramp_s 'x' is not a number"});
+  error_of(parse_file(kMinimal, {"--emulate.load=5:1:1", "--emulate.load=1:2"}),
+           {"emulate.load = '1:2' (command line)", "has 2 fields", "start_s:ramp_s:level"});
+  const NodeConfig c = config_of(parse_file(text, {"--emulate.load=5:1:1"}));
+  ASSERT_EQ(c.emulate.load.size(), 1u);  // the command line replaces the file's entries
+  EXPECT_EQ(c.emulate.load[0], (LoadRamp{5, 1, 1}));
+}
+
+TEST_F(ConfigTest, BadEmulateAndBalanceValues) {
+  error_of(parse_file(kMinimal, {"--emulate.speed=-1"}),
+           {"emulate.speed = '-1' (command line)", ">= 0"});
+  error_of(parse_file(kMinimal, {"--emulate.unit_rate=0"}), {"emulate.unit_rate = '0'", "> 0"});
+  error_of(parse_file(std::string(kMinimal) + "[balance]\nstrategy = fast\n"),
+           {"balance.strategy = 'fast'", at(6), "none, homogeneous, diffusion, gde, hbm, rid"});
+  error_of(parse_file(kMinimal, {"--balance.capacity=measured"}), {"static, dynamic"});
+  error_of(parse_file(kMinimal, {"--balance.sensing=often"}), {"every, once"});
+  error_of(parse_file(std::string(kMinimal) + "[balance]\neff_min = 1.5\n"),
+           {"balance.eff_min = '1.5'", at(6), "must be <= 1"});
+  error_of(parse_file(kMinimal, {"--balance.eff_min=0"}), {"balance.eff_min", "> 0"});
+  error_of(parse_file(kMinimal, {"--balance.capacity_ewma=1.01"}),
+           {"balance.capacity_ewma = '1.01'", "<= 1"});
+  error_of(parse_file(kMinimal, {"--balance.period_ms=0"}), {"balance.period_ms", "1..600000"});
+  error_of(parse_file(kMinimal, {"--balance.max_moves=0"}), {"balance.max_moves"});
+  error_of(parse_file(kMinimal, {"--balance.locality_weight=-0.5"}), {">= 0"});
+  error_of(parse_file(std::string(kMinimal) + "[balance]\nsensing = once\nsensing = every\n"),
+           {at(7), "already set on line 6"});
 }
 
 }  // namespace

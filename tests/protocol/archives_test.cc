@@ -8,6 +8,9 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <span>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -213,6 +216,111 @@ TEST(Archives, MapsAreBoundedByTheBytesLeft) {
   bytes[1] = 2;  // two entries, one present
   std::map<std::string, std::string> m;
   EXPECT_EQ(decode_portable(bytes, m).message(), "truncated at offset 27: 8 bytes needed, 0 left");
+}
+
+// Pieces of `bytes`, cut every `step` bytes, with an empty piece after every other one.
+std::vector<std::span<const std::uint8_t>> cut(const Bytes& bytes, std::size_t step) {
+  std::vector<std::span<const std::uint8_t>> pieces;
+  for (std::size_t at = 0; at < bytes.size(); at += step) {
+    pieces.push_back(std::span(bytes).subspan(at, std::min(step, bytes.size() - at)));
+    if (pieces.size() % 3 == 1) pieces.push_back({});
+  }
+  return pieces;
+}
+
+TEST(Archives, ReadsPiecesAsOneInput) {
+  const AllKinds original = sample();
+  const Bytes bytes = encode_portable(original);
+  for (std::size_t step :
+       {std::size_t{1}, std::size_t{3}, std::size_t{7}, bytes.size() / 2, bytes.size()}) {
+    const auto pieces = cut(bytes, step);
+    AllKinds decoded;
+    BoundedInputArchive in(pieces);
+    EXPECT_EQ(in.remaining(), bytes.size() - 1);  // after the flag byte
+    load_through_reference(in, decoded);
+    EXPECT_EQ(in.remaining(), 0u) << step;
+    EXPECT_EQ(in.offset(), bytes.size()) << step;
+    EXPECT_EQ(decoded, original) << step;
+  }
+}
+
+TEST(Archives, PiecesKeepTheBounds) {
+  Bytes bytes = encode_portable(std::vector<std::uint32_t>{1, 2, 3});
+  const Bytes whole = bytes;
+  bytes.pop_back();
+  std::vector<std::uint32_t> v;
+  const auto pieces = cut(bytes, 5);
+  BoundedInputArchive in(pieces);
+  try {
+    in(v);
+    FAIL() << "a truncated vector in pieces loaded";
+  } catch (const WireError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("length 3 of 4-byte elements at offset 1 exceeds"));
+  }
+  const auto all = cut(whole, 5);
+  BoundedInputArchive again(all);
+  again(v);
+  EXPECT_EQ(v, (std::vector<std::uint32_t>{1, 2, 3}));
+}
+
+// Hands out fixed pieces, one per next(), and says how often it was asked.
+class TestSource final : public PieceSource {
+ public:
+  TestSource(std::vector<std::span<const std::uint8_t>> pieces, std::size_t total)
+      : pieces_(std::move(pieces)), total_(total) {}
+  std::size_t total() const override { return total_; }
+  std::span<const std::uint8_t> next() override {
+    if (asked_ == pieces_.size()) throw std::runtime_error("no more pieces");
+    return pieces_[asked_++];
+  }
+  std::size_t asked() const { return asked_; }
+
+ private:
+  std::vector<std::span<const std::uint8_t>> pieces_;
+  std::size_t total_;
+  std::size_t asked_ = 0;
+};
+
+TEST(Archives, ReadsFromAPieceSourceAsItGoes) {
+  const AllKinds original = sample();
+  const Bytes bytes = encode_portable(original);
+  TestSource source(cut(bytes, 10), bytes.size());
+  BoundedInputArchive in(source);
+  EXPECT_EQ(source.asked(), 1u);  // the flag byte
+  AllKinds decoded;
+  load_through_reference(in, decoded);
+  EXPECT_EQ(in.remaining(), 0u);
+  EXPECT_EQ(decoded, original);
+}
+
+TEST(Archives, APieceSourceThatFailsStopsTheDecoding) {
+  const Bytes bytes = encode_portable(sample());
+  auto pieces = cut(bytes, 10);
+  pieces.resize(pieces.size() / 2);
+  TestSource source(pieces, bytes.size());  // announces more than it has
+  AllKinds decoded;
+  BoundedInputArchive in(source);
+  EXPECT_THROW(load_through_reference(in, decoded), std::runtime_error);
+}
+
+TEST(Archives, APieceBeyondTheAnnouncedTotalIsRefused) {
+  const Bytes bytes = encode_portable(std::uint32_t{5});
+  TestSource source({std::span(bytes).first(1), std::span(bytes).subspan(1)}, 3);
+  BoundedInputArchive in(source);
+  std::uint16_t v = 0;
+  EXPECT_THROW(in(v), WireError);
+}
+
+TEST(Archives, WritesIntoAGivenStreambuf) {
+  const AllKinds original = sample();
+  std::stringbuf out;
+  {
+    PortableOutputArchive ar(out);
+    save_through_reference(ar, original);
+    EXPECT_TRUE(ar.bytes().empty());
+  }
+  const std::string text = out.str();
+  EXPECT_EQ(Bytes(text.begin(), text.end()), encode_portable(original));
 }
 
 }  // namespace

@@ -123,5 +123,27 @@ TEST(Codec, ChunkViewReadsAChunkInPlace) {
   EXPECT_NE(trailing.error().find("trailing bytes"), std::string::npos) << trailing.error();
 }
 
+TEST(Codec, TaskMessageHeadDecodesWhatDecodeBodyWould) {
+  EXPECT_EQ(encode_body(TaskMessage{}).size(), kTaskMessageHead);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{70000}}) {
+    TaskMessage msg{{7, 1}, {7, 2}, 99, 5, std::vector<std::uint8_t>(n, 0x5a)};
+    const std::vector<std::uint8_t> body = encode_body(msg);
+    auto head = decode_task_message_head(std::span(body).first(kTaskMessageHead), body.size());
+    ASSERT_TRUE(head.is_ok()) << head.error();
+    EXPECT_TRUE(head->payload.empty());
+    head->payload = msg.payload;
+    EXPECT_EQ(*head, msg) << n;
+    EXPECT_FALSE(
+        decode_task_message_head(std::span(body).first(kTaskMessageHead), body.size() + 1).is_ok());
+    EXPECT_FALSE(
+        decode_task_message_head(std::span(body).first(kTaskMessageHead - 1), body.size()).is_ok());
+  }
+  std::vector<std::uint8_t> body = encode_body(TaskMessage{});
+  body[0] = 0;  // a big-endian flag
+  auto refused = decode_task_message_head(body, body.size());
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_NE(refused.error().find("endianness"), std::string::npos) << refused.error();
+}
+
 }  // namespace
 }  // namespace drift

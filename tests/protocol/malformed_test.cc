@@ -108,13 +108,15 @@ TEST(Malformed, DoubleVectorLengthBeyondRemaining) {
 }
 
 TEST(Malformed, StructVectorAndMapLengthsBeyondRemaining) {
-  // gossip length follows flag, from, inc, seq, load (45 bytes), counters (40 bytes)
+  // gossip length follows flag, from, inc, seq, load (45 bytes), counters (72 bytes)
   Body hb = golden_body("heartbeat");
-  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 45 + 40, 1ULL << 62);
+  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 45 + 72, 1ULL << 62);
   EXPECT_THAT(decode_error(hb), StartsWith("bad Heartbeat body: length 4611686018427387904 at "
-                                           "offset 106 exceeds the"));
+                                           "offset 138 exceeds the"));
   Body jr = golden_body("job_result");
-  const std::size_t details = jr.bytes.size() - 8 - 3 * 16 - (10 + 4) - (10 + 1) - (2 + 2);
+  // the details map, then step_s (length + 3 doubles) and migrations close the body
+  const std::size_t details =
+      jr.bytes.size() - (8 + 3 * 8) - 8 - 8 - 3 * 16 - (10 + 4) - (10 + 1) - (2 + 2);
   put_u64(jr.bytes, details, 1ULL << 33);
   EXPECT_THAT(decode_error(jr), StartsWith("bad JobResult body: length 8589934592 at offset " +
                                            std::to_string(details) + " exceeds the"));

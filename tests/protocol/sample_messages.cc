@@ -59,7 +59,7 @@ StatusReply status_reply() {
   return StatusReply{7,
                      {{member(7, MemberState::kAlive), load(OwnerState::kAvailable, -0.0), NodeCounters{}},
                       {member(8, MemberState::kSuspect), load(OwnerState::kSuspended, 1e-300),
-                       NodeCounters{9, 8, 7, 6, 5}},
+                       NodeCounters{9, 8, 7, 6, 5, 4096, 512, 3, 11}},
                       {member(9, MemberState::kDead), load(OwnerState::kReclaimed, 1e300),
                        NodeCounters{0, 0, ~0ULL, 1, 0}}}};
 }
@@ -79,7 +79,9 @@ std::vector<SampleMessage> build() {
       {"reduction_contribution", ReductionContribution{9, 3, 250, {-2.5, 0.1, kMin, -1e-7}}},
       {"reduction_result",
        ReductionResult{9, 250, {3.141592653589793, -0.0, -1.7976931348623157e308}, {0, 5, 9}}},
-      {"migration_offer", MigrationOffer{{9, 3}, 2, 7, heat_spec(), 67108864, 64}},
+      {"migration_offer", MigrationOffer{{9, 3}, 2, 7, heat_spec(), 67108864, 64, {}}},
+      {"migration_offer_balance",
+       MigrationOffer{{9, 3}, 2, 7, heat_spec(), 4096, 1, BalanceBasis{true, 250.5, 1e4, 3.25}}},
       {"migration_answer_yes", MigrationAnswer{{9, 3}, 2, true, ""}},
       {"migration_answer_no", MigrationAnswer{{9, 3}, 2, false, "only 12 MiB free, 64 MiB asked"}},
       {"migration_chunk", MigrationChunk{{9, 3}, 2, 63, {0x01, 0x00, 0xfe, 0x80}}},
@@ -106,7 +108,10 @@ std::vector<SampleMessage> build() {
                                1000,
                                16,
                                12.345,
-                               {{"efficiency", "0.93"}, {"migrations", "4"}, {"\xce\xb1", "β"}}}},
+                               {{"efficiency", "0.93"}, {"migrations", "4"}, {"\xce\xb1", "β"}},
+                               {0.5, 2.25, -0.0},
+                               4}},
+      {"balance_request", BalanceRequest{4, 120.5, 80, 6.8}},
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
   };
 }

@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/bench/raw/cpu_pinning.h"
+
 namespace drift::bench {
 
 namespace {
@@ -42,16 +44,22 @@ PingPongTiming pingpong_timing(double seconds, std::uint64_t rounds, std::size_t
   return t;
 }
 
-Result<PingPongTiming> raw_pingpong(LoopbackPair& pair, std::size_t bytes, std::uint64_t rounds) {
+Result<PingPongTiming> raw_pingpong(LoopbackPair& pair, std::size_t bytes, std::uint64_t rounds,
+                                    std::pair<int, int> cpus) {
   std::vector<std::uint8_t> buffer(bytes, 0xa5);
   std::error_code echo_ec, ping_ec;
-  std::thread echoer([&] { echo(pair.server(), bytes, kWarmupRounds + rounds, echo_ec); });
+  (void)pin_this_thread(cpus.first);  // best effort: the figures stay valid unpinned
+  std::thread echoer([&] {
+    (void)pin_this_thread(cpus.second);
+    echo(pair.server(), bytes, kWarmupRounds + rounds, echo_ec);
+  });
   ping(pair.client(), buffer, kWarmupRounds, ping_ec);
   const auto start = std::chrono::steady_clock::now();
   ping(pair.client(), buffer, rounds, ping_ec);
   const auto end = std::chrono::steady_clock::now();
   if (ping_ec) pair.client().close();  // unblocks the echoer
   echoer.join();
+  (void)pin_this_thread(-1);
   if (ping_ec || echo_ec) {
     return Status::error("raw ping-pong of " + std::to_string(bytes) +
                          "-byte messages: " + (ping_ec ? ping_ec : echo_ec).message());

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "protocol/status.h"
 #include "tests/bench/raw/loopback_pair.h"
@@ -22,6 +23,8 @@ struct PingPongTiming {
 // Makes the figures from a measured run (also used for drift's own pingpong).
 PingPongTiming pingpong_timing(double seconds, std::uint64_t rounds, std::size_t bytes);
 
-Result<PingPongTiming> raw_pingpong(LoopbackPair& pair, std::size_t bytes, std::uint64_t rounds);
+// `cpus` (first: the pinger, second: the echoer; -1: anywhere) pins the two threads.
+Result<PingPongTiming> raw_pingpong(LoopbackPair& pair, std::size_t bytes, std::uint64_t rounds,
+                                    std::pair<int, int> cpus = {-1, -1});
 
 }  // namespace drift::bench

@@ -1,0 +1,44 @@
+// The machines a balancing round works on (DESIGN.md §8, seed 000): each node's abstract load L
+// and capacity C (load per second), so utilization U = L / C, and the undirected links load may
+// move along. Plain values; the graph builders are the topologies the tests and simulators use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace drift::balance {
+
+struct NodeLoad {
+  std::uint32_t id = 0;  // opaque to the library
+  double load = 0;       // >= 0, machine-independent units
+  double capacity = 1;   // > 0, load units per second
+};
+
+// Undirected; edges are index pairs into `nodes`. Self-loops, repeated pairs and out-of-range
+// indexes are ignored by every algorithm.
+struct LoadGraph {
+  std::vector<NodeLoad> nodes;
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+
+  static LoadGraph star(std::vector<NodeLoad> nodes);  // nodes[0] linked to each other node
+  static LoadGraph complete(std::vector<NodeLoad> nodes);
+  static LoadGraph ring(std::vector<NodeLoad> nodes);  // i -- i+1 and last -- first (n >= 3)
+  // 2-D grid, row-major: node i sits at (i / width, i % width); the last row may be partial.
+  static LoadGraph mesh(std::vector<NodeLoad> nodes, std::size_t width);
+
+  // Distinct neighbours of node i, ascending.
+  std::vector<std::size_t> neighbours(std::size_t i) const;
+};
+
+// U = load / capacity; a node without capacity (<= 0) has U = +inf if it holds load, else 0.
+double utilization(double load, double capacity);
+inline double utilization(const NodeLoad& n) { return utilization(n.load, n.capacity); }
+
+// U_avg / U_max over the nodes (seed 000); 1 when every U is 0 (or no nodes), 0 when some node
+// holds load without capacity. A node without capacity and without load (a machine its owner
+// took back, say) is not part of the pool and is left out of the average.
+double efficiency(const std::vector<NodeLoad>& nodes);
+
+}  // namespace drift::balance

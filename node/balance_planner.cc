@@ -1,0 +1,183 @@
+// One balancing round's decision (balance_planner.h).
+#include "node/balance_planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "balancer/profitability.h"
+#include "balancer/task_selection.h"
+
+namespace drift {
+
+namespace {
+
+using balance::NodeLoad;
+
+// > 0 when the task sends more to tasks on `dest` than to tasks staying on `self`, in [-1, 1].
+double locality(const TaskView& task, std::uint32_t self, std::uint32_t dest) {
+  double total = 0, there = 0, here = 0;
+  for (const auto& [node, count] : task.partners) {
+    total += count;
+    if (node == dest) there += count;
+    if (node == self) here += count;
+  }
+  return total > 0 ? (there - here) / total : 0;
+}
+
+// The most that can move from sender to receiver while the receiver stays below the sender's
+// utilization before the move (Lee's condition, balance::lowers_peak).
+double peak_amount(const NodeLoad& sender, const NodeLoad& receiver) {
+  if (!(sender.capacity > 0)) return sender.load;
+  return std::max(0.0, sender.load / sender.capacity * receiver.capacity - receiver.load);
+}
+
+// Tasks (indexes into `tasks`, skipping `taken`) that meet `amount` toward `dest` best; the
+// selection may overshoot the amount up to `limit` (tasks are coarse: a closer total beats none).
+std::vector<std::size_t> choose(const std::vector<TaskView>& tasks, const std::vector<bool>& taken,
+                                std::uint32_t self, std::uint32_t dest, double amount, double limit,
+                                const PlannerParams& params) {
+  std::vector<balance::Candidate> candidates;
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (taken[i] || !(tasks[i].load > 0)) continue;
+    candidates.push_back({i, tasks[i].load, 0, locality(tasks[i], self, dest)});
+    index.push_back(i);
+  }
+  balance::SelectionParams sp;
+  sp.locality_weight = params.locality_weight * amount;  // locality is a fraction; scale to load
+  sp.tolerance = std::max(sp.tolerance, limit / amount - 1);
+  std::vector<std::size_t> out;
+  for (std::size_t k : balance::select_tasks(candidates, amount, sp)) out.push_back(index[k]);
+  return out;
+}
+
+double max_utilization(const std::vector<NodeLoad>& group) {
+  double u = 0;
+  for (const auto& n : group) u = std::max(u, balance::utilization(n));
+  return u;
+}
+
+}  // namespace
+
+RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
+  RoundPlan plan;
+  std::vector<NodeLoad> group{input.self};
+  group.insert(group.end(), input.peers.begin(), input.peers.end());
+  plan.efficiency = balance::efficiency(group);
+  plan.balance_needed = plan.efficiency < params.eff_min;
+  if (!plan.balance_needed || params.strategy == balance::Strategy::kNone || group.size() < 2) {
+    return plan;
+  }
+  // The round starts below eff_min; its transfers aim at a nearly even group (Figure 1's loop
+  // would stop at eff_min, and coarse tasks could then never meet the last transfers), with the
+  // accuracy alpha = 1 - eff_min of the seed.
+  balance::StrategyParams sp;
+  sp.eff_min = std::max(params.eff_min, 0.99);
+  sp.alpha = 1 - params.eff_min;
+  if (params.strategy == balance::Strategy::kRid) {
+    auto transfers = balance::compute_transfers(params.strategy, balance::LoadGraph::star(group), sp);
+    for (const auto& t : transfers) {
+      if (t.to == 0 && t.from > 0) plan.requests.push_back({t.from - 1, 0, t.amount});
+    }
+    return plan;
+  }
+  std::vector<NodeLoad> after = group;
+  std::vector<bool> taken(input.tasks.size(), false);
+  // Every member of the group above the mean sends at once, each from its own view: a receiver
+  // takes from this node only this node's part of its deficit, in proportion to the senders'
+  // excess (as receiver-initiated diffusion splits its demand, seed 004 Eq. 2), so the fast
+  // machines are not filled past their share and made to send work back.
+  double load = 0, capacity = 0, excess = 0;
+  for (const auto& n : group) {
+    load += n.load;
+    capacity += std::max(0.0, n.capacity);
+  }
+  const double mean = capacity > 0 ? load / capacity : 0;
+  for (const auto& n : group) excess += std::max(0.0, n.load - mean * n.capacity);
+  const double my_part =
+      excess > 0 ? std::max(0.0, input.self.load - mean * input.self.capacity) / excess : 0;
+  double smallest = 0;
+  for (const auto& t : input.tasks) {
+    if (t.load > 0 && (smallest == 0 || t.load < smallest)) smallest = t.load;
+  }
+  for (const auto& send : balance::plan_for_self(params.strategy, group, 0, sp)) {
+    if (plan.moves.size() >= params.max_moves) break;
+    const std::uint32_t dest = group[send.to].id;
+    const NodeLoad& r = group[send.to];
+    const double deficit = std::max(0.0, mean * r.capacity - r.load);
+    // ... but at least one task's worth when diffusion asks for that much: coarse tasks would
+    // otherwise stall the last steps of the balance.
+    const double amount = params.strategy == balance::Strategy::kHomogeneous
+                              ? send.amount
+                              : std::min(send.amount, std::max(deficit * my_part, smallest));
+    if (!(amount > 0)) continue;
+    auto chosen = choose(input.tasks, taken, input.self.id, dest, amount,
+                         peak_amount(after[0], after[send.to]), params);
+    while (chosen.size() + plan.moves.size() > params.max_moves) chosen.pop_back();
+    double moved = 0;
+    for (std::size_t i : chosen) moved += input.tasks[i].load;
+    if (chosen.empty() || !balance::lowers_peak(after[0], after[send.to], moved)) continue;
+    for (std::size_t i : chosen) {
+      taken[i] = true;
+      plan.moves.push_back({input.tasks[i].id, dest, input.tasks[i].load});
+    }
+    after[0].load -= moved;
+    after[send.to].load += moved;
+  }
+  // The busiest member of the group whose transfers each came to less than half a task moves
+  // one task anyway where it lowers the peak the most: coarse tasks must not stall the end of
+  // the balance while this node is the bottleneck (Lee's condition still holds, so it cannot
+  // come back).
+  if (plan.moves.empty() && !input.tasks.empty() &&
+      balance::utilization(group[0]) >= max_utilization(group)) {
+    std::size_t task = input.tasks.size();
+    for (std::size_t i = 0; i < input.tasks.size(); ++i) {
+      if (input.tasks[i].load > 0 &&
+          (task == input.tasks.size() || input.tasks[i].load < input.tasks[task].load)) {
+        task = i;
+      }
+    }
+    std::size_t best = 0;
+    double best_u = 0;
+    for (std::size_t j = 1; task < input.tasks.size() && j < group.size(); ++j) {
+      if (!balance::lowers_peak(group[0], group[j], input.tasks[task].load)) continue;
+      const double u = balance::utilization(group[j].load + input.tasks[task].load, group[j].capacity);
+      if (best == 0 || u < best_u) best = j, best_u = u;
+    }
+    if (best > 0) {
+      plan.moves.push_back({input.tasks[task].id, group[best].id, input.tasks[task].load});
+      after[0].load -= input.tasks[task].load;
+      after[best].load += input.tasks[task].load;
+    }
+  }
+  // Lee's criterion with an unknown remaining run: the moves must shorten the step of the busiest
+  // of this node and its receivers at all (a move costs milliseconds against steps that repeat).
+  // Other members are not ours to improve: their own rounds do that.
+  std::vector<NodeLoad> touched_before{group[0]}, touched_after{after[0]};
+  for (std::size_t i = 1; i < group.size(); ++i) {
+    if (after[i].load != group[i].load) {
+      touched_before.push_back(group[i]);
+      touched_after.push_back(after[i]);
+    }
+  }
+  balance::ProfitInputs profit{plan.efficiency, params.eff_min, max_utilization(touched_before),
+                               max_utilization(touched_after), 1e6, 0};
+  if (!plan.moves.empty() && !balance::profitable(profit)) plan.moves.clear();
+  return plan;
+}
+
+std::vector<PlannedMove> answer_request(const NodeLoad& self, const NodeLoad& receiver,
+                                        double amount, const std::vector<TaskView>& tasks,
+                                        const PlannerParams& params) {
+  std::vector<PlannedMove> moves;
+  std::vector<bool> taken(tasks.size(), false);
+  auto chosen = choose(tasks, taken, self.id, receiver.id, amount, amount, params);
+  while (chosen.size() > params.max_moves) chosen.pop_back();
+  double moved = 0;
+  for (std::size_t i : chosen) moved += tasks[i].load;
+  if (chosen.empty() || !balance::lowers_peak(self, receiver, moved)) return moves;
+  for (std::size_t i : chosen) moves.push_back({tasks[i].id, receiver.id, tasks[i].load});
+  return moves;
+}
+
+}  // namespace drift

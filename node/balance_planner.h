@@ -1,0 +1,61 @@
+// One balancing round's decision for this node (DESIGN.md §8 phases 2-4), pure: from this node's
+// measured load and capacity, its local group's advertised ones and its own tasks, which tasks
+// go where. Profitability (the group's efficiency below eff_min and the move shortening the
+// slowest member's step), the strategy's transfers (balancer/), knapsack selection with a
+// locality term, and no oscillation (Lee's condition: a receiver ends below this node's
+// utilization before the move, balance::lowers_peak).
+// Receiver-initiated diffusion plans the other way round: what this node asks each neighbour for.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "balancer/load_graph.h"
+#include "balancer/strategy.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+struct PlannerParams {
+  balance::Strategy strategy = balance::Strategy::kDiffusion;
+  double eff_min = 0.9;
+  double locality_weight = 0.1;
+  std::uint32_t max_moves = 64;
+};
+
+struct TaskView {
+  TaskId id;
+  double load = 0;                           // in the balancer's units (meter.task_load)
+  std::map<std::uint32_t, double> partners;  // node -> messages this task sent to tasks there
+};
+
+struct PlannedMove {
+  TaskId task;
+  std::uint32_t dest = 0;
+  double load = 0;
+};
+
+struct RoundInput {
+  balance::NodeLoad self;
+  std::vector<balance::NodeLoad> peers;  // the local group as advertised, self excluded
+  std::vector<TaskView> tasks;           // tasks here that may move
+};
+
+struct RoundPlan {
+  double efficiency = 1;                 // of the group as seen, before the round
+  bool balance_needed = false;           // efficiency < eff_min
+  std::vector<PlannedMove> moves;        // push strategies
+  std::vector<balance::Transfer> requests;  // RID: `from` is the index in peers to ask, amount
+};
+
+RoundPlan plan_round(const RoundInput& input, const PlannerParams& params);
+
+// Tasks to send for a receiver's request of `amount` (RID), never leaving the receiver busier
+// than this node.
+std::vector<PlannedMove> answer_request(const balance::NodeLoad& self,
+                                        const balance::NodeLoad& receiver, double amount,
+                                        const std::vector<TaskView>& tasks,
+                                        const PlannerParams& params);
+
+}  // namespace drift

@@ -1,0 +1,75 @@
+// Load balancing on this node (DESIGN.md §8): every balance.period it takes its own measured load
+// and capacity (LoadMeter) and its local group's as advertised in heartbeats, asks the planner
+// which of its tasks go where (or, for receiver-initiated diffusion, what to ask each neighbour
+// for), and starts those migrations. It waits while its own moves are under way, so it never
+// decides twice on the same excess. As a receiver it re-checks every balancing offer against its
+// own newer view, counting work already on its way here. Network thread only.
+#pragma once
+
+#include <asio.hpp>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "migration/location_cache.h"
+#include "node/balance_planner.h"
+#include "node/load_meter.h"
+#include "node/member_table.h"
+#include "node/messenger.h"
+#include "node/migration_service.h"
+#include "node/partner_book.h"
+#include "node/task_host.h"
+
+namespace drift {
+
+class BalancerService {
+ public:
+  struct Params {
+    PlannerParams planner;
+    std::chrono::milliseconds period{1000};
+    std::uint32_t group_size = 8;
+  };
+
+  BalancerService(asio::io_context& io, Params params, Messenger& messenger,
+                  const MemberTable& members, LoadMeter& meter, TaskHost& host,
+                  MigrationService& migration, const LocationCache& locations,
+                  PartnerBook& partners, NodeCounters& counters);
+
+  void start();
+  void stop();
+  // A neighbour running receiver-initiated diffusion asks for load.
+  void on_request(const BalanceRequest& request);
+  // Whether to take a balancing move offered with `basis` (std::nullopt: take it).
+  std::optional<std::string> recheck(const BalanceBasis& basis) const;
+  // One round now (the timer calls it; tests may too).
+  void round();
+  // This node's load as it will be once the moves under way are done — tasks leaving do not
+  // count, balancing moves accepted here do — with its measured capacity. Advertised in
+  // heartbeats, so a machine shipping its queue away does not look overloaded to its group.
+  balance::NodeLoad expected_load() const;
+
+ private:
+  void arm();
+  std::vector<balance::NodeLoad> peers() const;
+  std::vector<TaskView> movable_tasks() const;
+  void send_moves(const std::vector<PlannedMove>& moves);
+
+  asio::io_context& io_;
+  Params params_;
+  Messenger& messenger_;
+  const MemberTable& members_;
+  LoadMeter& meter_;
+  TaskHost& host_;
+  MigrationService& migration_;
+  const LocationCache& locations_;
+  PartnerBook& partners_;
+  NodeCounters& counters_;
+  asio::steady_timer timer_;
+  bool stopped_ = false;
+  std::uint64_t rounds_ = 0;
+};
+
+}  // namespace drift

@@ -1,0 +1,83 @@
+// LoadGraph builders and neighbours; utilization and efficiency (seed 000: U = L / C,
+// eff = U_avg / U_max), including nodes without capacity.
+#include "balancer/load_graph.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace drift::balance {
+namespace {
+
+using Edges = std::vector<std::pair<std::size_t, std::size_t>>;
+
+std::vector<NodeLoad> nodes(std::size_t n) {
+  std::vector<NodeLoad> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = {static_cast<std::uint32_t>(i), 1.0, 1.0};
+  return out;
+}
+
+TEST(LoadGraphTest, StarLinksTheFirstNodeToEveryOther) {
+  const LoadGraph g = LoadGraph::star(nodes(4));
+  EXPECT_EQ(g.edges, (Edges{{0, 1}, {0, 2}, {0, 3}}));
+  EXPECT_EQ(g.neighbours(0), (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(g.neighbours(2), (std::vector<std::size_t>{0}));
+}
+
+TEST(LoadGraphTest, CompleteLinksEveryPairOnce) {
+  const LoadGraph g = LoadGraph::complete(nodes(4));
+  EXPECT_EQ(g.edges.size(), 6u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(g.neighbours(i).size(), 3u);
+}
+
+TEST(LoadGraphTest, RingClosesOnlyFromThreeNodes) {
+  EXPECT_EQ(LoadGraph::ring(nodes(4)).edges, (Edges{{0, 1}, {1, 2}, {2, 3}, {3, 0}}));
+  EXPECT_EQ(LoadGraph::ring(nodes(2)).edges, (Edges{{0, 1}}));
+  EXPECT_TRUE(LoadGraph::ring(nodes(1)).edges.empty());
+  EXPECT_TRUE(LoadGraph::ring({}).edges.empty());
+}
+
+TEST(LoadGraphTest, MeshIsRowMajorWithAPartialLastRow) {
+  // 0 1 2
+  // 3 4
+  const LoadGraph g = LoadGraph::mesh(nodes(5), 3);
+  EXPECT_EQ(g.edges, (Edges{{0, 1}, {0, 3}, {1, 2}, {1, 4}, {3, 4}}));
+  EXPECT_EQ(g.neighbours(4), (std::vector<std::size_t>{1, 3}));
+  const LoadGraph square = LoadGraph::mesh(nodes(16), 4);
+  EXPECT_EQ(square.edges.size(), 24u);
+  EXPECT_EQ(square.neighbours(5), (std::vector<std::size_t>{1, 4, 6, 9}));
+  EXPECT_EQ(LoadGraph::mesh(nodes(3), 0).edges, (Edges{{0, 1}, {1, 2}})) << "width 0: one row";
+}
+
+TEST(LoadGraphTest, NeighboursIgnoreLoopsRepeatsAndBadIndexes) {
+  LoadGraph g{nodes(3), {{0, 1}, {1, 0}, {1, 1}, {1, 7}, {2, 1}}};
+  EXPECT_EQ(g.neighbours(1), (std::vector<std::size_t>{0, 2}));
+  EXPECT_TRUE(g.neighbours(9).empty());
+}
+
+TEST(LoadGraphTest, UtilizationIsLoadOverCapacity) {
+  EXPECT_DOUBLE_EQ(utilization(10, 4), 2.5);
+  EXPECT_DOUBLE_EQ(utilization(NodeLoad{0, 3, 6}), 0.5);
+  EXPECT_EQ(utilization(0, 0), 0) << "no load needs no time, even without capacity";
+  EXPECT_TRUE(std::isinf(utilization(1, 0)));
+  EXPECT_TRUE(std::isinf(utilization(1, -2)));
+}
+
+TEST(LoadGraphTest, EfficiencyIsAverageOverMaximumUtilization) {
+  // U = 2, 1, 3: avg 2, max 3.
+  EXPECT_DOUBLE_EQ(efficiency({{0, 4, 2}, {1, 1, 1}, {2, 39, 13}}), 2.0 / 3.0);
+  // Load proportional to capacity is perfect, whatever the capacities.
+  EXPECT_DOUBLE_EQ(efficiency({{0, 1, 1}, {1, 39, 39}, {2, 4.4, 4.4}}), 1.0);
+}
+
+TEST(LoadGraphTest, EfficiencyEdgeCases) {
+  EXPECT_EQ(efficiency({}), 1);
+  EXPECT_EQ(efficiency({{0, 0, 1}, {1, 0, 5}}), 1) << "all idle";
+  EXPECT_EQ(efficiency({{0, 5, 1}}), 1) << "one node";
+  EXPECT_EQ(efficiency({{0, 5, 1}, {1, 0, 1}}), 0.5) << "a node with zero load";
+  EXPECT_EQ(efficiency({{0, 5, 1}, {1, 1, 0}}), 0) << "load on a node without capacity";
+  EXPECT_EQ(efficiency({{0, 5, 1}, {1, 0, 0}}), 1) << "an empty node without capacity: not counted";
+}
+
+}  // namespace
+}  // namespace drift::balance

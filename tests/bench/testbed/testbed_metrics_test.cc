@@ -1,0 +1,42 @@
+// testbed_metrics: steady step, convergence, ideal step, growth after a time.
+#include "tests/bench/testbed/testbed_metrics.h"
+
+#include <gtest/gtest.h>
+
+namespace drift::bench {
+namespace {
+
+TEST(TestbedMetricsTest, SteadyStepIsTheMedianOfTheLastThird) {
+  EXPECT_DOUBLE_EQ(steady_step({9, 5, 1, 1.2, 0.9, 1.1, 1.0, 1.3, 0.8}), 1.0);  // {1.0, 1.3, 0.8}
+  EXPECT_DOUBLE_EQ(steady_step({4}), 4);
+  EXPECT_DOUBLE_EQ(steady_step({}), 0);
+}
+
+TEST(TestbedMetricsTest, ConvergedFromTheFirstStepThatStaysNearTheSteadyTime) {
+  const std::vector<double> steps{9, 5, 1.5, 1.05, 1.0, 1.1, 1.0};
+  EXPECT_EQ(converged_step(steps, 1.0, 0.15), 3u);
+  EXPECT_EQ(converged_step(steps, 1.0, 0.6), 2u);
+  EXPECT_EQ(converged_step({1, 2}, 1, 0.1), 2u);
+}
+
+TEST(TestbedMetricsTest, StepEndsAccumulate) {
+  EXPECT_EQ(step_ends({1, 2, 0.5}), (std::vector<double>{1, 3, 3.5}));
+}
+
+TEST(TestbedMetricsTest, IdealStepDividesWorkByTheTotalCapacity) {
+  // 1288 units at 10 units/s on speeds summing to 128.8: 1 s.
+  EXPECT_DOUBLE_EQ(ideal_step(1288, 10, {1, 4.4, 6, 6, 6, 6.8, 8.6, 13, 38, 39}), 1.0);
+  // An external load of 1 halves a node's share.
+  EXPECT_DOUBLE_EQ(ideal_step(300, 100, {1, 1, 2}, {0, 0, 1}), 1.0);
+}
+
+TEST(TestbedMetricsTest, GrowthAfterATime) {
+  const std::vector<std::pair<double, std::uint64_t>> s{{0, 0}, {1, 10}, {2, 30}, {3, 30}, {4, 31}};
+  EXPECT_EQ(growth_after(s, 2.5), 1u);
+  EXPECT_EQ(growth_after(s, 0.5), 31u);
+  EXPECT_EQ(growth_after(s, 9), 0u);
+  EXPECT_EQ(growth_after({}, 1), 0u);
+}
+
+}  // namespace
+}  // namespace drift::bench

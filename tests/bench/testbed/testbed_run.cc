@@ -1,0 +1,101 @@
+// Runs one testbed row (testbed_run.h).
+#include "tests/bench/testbed/testbed_run.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "tests/bench/bench_cluster.h"
+#include "tests/bench/checked_job.h"
+
+namespace drift::bench {
+
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+ctl::LocalClusterOptions daemon_options(const TestbedSetup& setup, const TestbedRow& row) {
+  ctl::LocalClusterOptions o;
+  o.extra_args = {"--node.workers=1",
+                  "--node.capacity=0",
+                  "--emulate.unit_rate=" + number(setup.unit_rate),
+                  "--balance.strategy=" + row.strategy,
+                  "--balance.capacity=" + row.capacity,
+                  "--balance.sensing=" + row.sensing,
+                  "--balance.eff_min=" + number(setup.eff_min),
+                  "--balance.period_ms=" + std::to_string(setup.period_ms)};
+  for (std::size_t i = 0; i < row.speeds.size(); ++i) {
+    const int k = static_cast<int>(i) + 1;
+    o.node_args[k].push_back("--emulate.speed=" + number(row.speeds[i]));
+    if (i < row.loads.size() && !row.loads[i].empty()) {
+      o.node_args[k].push_back("--emulate.load=" + row.loads[i]);
+    }
+  }
+  return o;
+}
+
+JobSpec particle_spec(const ParticleJob& job, std::uint64_t steps) {
+  JobSpec spec;
+  spec.app = "particles";
+  spec.tasks = job.tasks;
+  spec.steps = steps;
+  spec.params = {{"cells", std::to_string(job.cells)}, {"particles", std::to_string(job.particles)}};
+  spec.runtime = {{"placement", "even"}};
+  return spec;
+}
+
+}  // namespace
+
+RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
+  RowResult r;
+  const int nodes = static_cast<int>(row.speeds.size());
+  auto cluster = BenchCluster::start(nodes, setup.base_port, setup.base_config,
+                                     daemon_options(setup, row));
+  if (!cluster) {
+    r.error = "local cluster: " + cluster.error();
+    return r;
+  }
+  std::vector<ctl::ConnectOptions> targets;
+  for (int k = 1; k <= nodes; ++k) {
+    auto o = (*cluster)->connect_options(k);
+    if (!o) {
+      r.error = o.error();
+      return r;
+    }
+    targets.push_back(*o);
+  }
+  auto connection = (*cluster)->connect(1);
+  if (!connection) {
+    r.error = "node 1: " + connection.error();
+    return r;
+  }
+  LoadSampler sampler(targets, std::chrono::milliseconds(250));
+  const JobSpec spec = particle_spec(setup.job, row.steps);
+  sampler.start();
+  const auto began = std::chrono::steady_clock::now();
+  auto result = run_checked_job(
+      **connection, spec,
+      [&](const JobProgress& p) {
+        std::cerr << "\r  " << row.name << ": step " << p.step << "/" << p.steps << "   "
+                  << std::flush;
+      },
+      std::chrono::minutes(30));
+  std::cerr << "\n";
+  sampler.stop();
+  r.samples = sampler.samples();
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  if (!result) {
+    r.error = describe_job(spec) + ": " + result.error() + "\nnode 1 log:\n" + (*cluster)->log_tail(1);
+    return r;
+  }
+  r.step_s = result->step_s;
+  r.migrations = result->migrations;
+  r.checksum = result->checksum;
+  return r;
+}
+
+}  // namespace drift::bench

@@ -1,0 +1,54 @@
+// One row of the testbed benchmark: a fresh local cluster of emulated machines (emulate.speed
+// and optional external-load ramps per daemon, one worker each, a balancing strategy and
+// capacity mode for all), one particles job placed evenly over the machines (as the seed's
+// uniform partition), its step times and checksum (checked against the serial reference), and
+// the daemons' loads sampled while it runs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/bench/testbed/load_sampler.h"
+
+namespace drift::bench {
+
+struct ParticleJob {
+  std::uint32_t cells = 3200;
+  std::uint32_t particles = 200000;
+  std::uint32_t tasks = 320;
+  std::uint64_t steps = 30;
+};
+
+struct TestbedRow {
+  std::string name;
+  std::string strategy = "diffusion";  // balance.strategy
+  std::string capacity = "dynamic";    // balance.capacity
+  std::string sensing = "every";       // balance.sensing
+  std::vector<double> speeds;          // emulate.speed per daemon
+  std::vector<std::string> loads;      // emulate.load per daemon ("" = none)
+  std::uint64_t steps = 30;
+};
+
+struct TestbedSetup {
+  std::filesystem::path base_config;
+  std::uint16_t base_port = 18100;
+  double unit_rate = 5000;   // emulate.unit_rate: particles per second at speed 1
+  double eff_min = 0.95;     // balance.eff_min
+  int period_ms = 1000;      // balance.period_ms
+  ParticleJob job;
+};
+
+struct RowResult {
+  std::vector<double> step_s;
+  std::uint64_t migrations = 0;
+  std::vector<LoadSample> samples;
+  double wall_s = 0;
+  std::string checksum;
+  std::string error;  // empty when the run worked
+};
+
+RowResult run_row(const TestbedSetup& setup, const TestbedRow& row);
+
+}  // namespace drift::bench

@@ -1,0 +1,111 @@
+// balance_planner: one node's balancing decision from its measurements and its group's.
+#include "node/balance_planner.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "balancer/profitability.h"
+
+namespace drift {
+namespace {
+
+using balance::NodeLoad;
+using balance::Strategy;
+
+std::vector<TaskView> tasks_of(std::uint64_t job, int count, double load) {
+  std::vector<TaskView> out;
+  for (int i = 0; i < count; ++i) out.push_back({TaskId{job, static_cast<std::uint32_t>(i)}, load, {}});
+  return out;
+}
+
+double moved_to(const RoundPlan& plan, std::uint32_t dest) {
+  double sum = 0;
+  for (const auto& m : plan.moves) sum += m.dest == dest ? m.load : 0;
+  return sum;
+}
+
+TEST(BalancePlannerTest, BalancedGroupMovesNothing) {
+  RoundInput in{{1, 100, 10}, {{2, 200, 20}, {3, 50, 5}}, tasks_of(7, 10, 10)};
+  RoundPlan plan = plan_round(in, {});
+  EXPECT_FALSE(plan.balance_needed);
+  EXPECT_NEAR(plan.efficiency, 1.0, 1e-12);
+  EXPECT_TRUE(plan.moves.empty());
+}
+
+TEST(BalancePlannerTest, SlowNodeSendsWorkToTheFastOneInProportionToCapacity) {
+  // Node 1 (capacity 1) holds 20 tasks of 10; node 2 (capacity 9) holds none: ideally 180 of 200
+  // go to node 2.
+  RoundInput in{{1, 200, 1}, {{2, 0, 9}}, tasks_of(7, 20, 10)};
+  RoundPlan plan = plan_round(in, {});
+  ASSERT_TRUE(plan.balance_needed);
+  const double sent = moved_to(plan, 2);
+  EXPECT_GT(sent, 0);
+  EXPECT_LE(sent, 200 - 1e-9);
+  EXPECT_TRUE(balance::lowers_peak({1, 200, 1}, {2, 0, 9}, sent));
+}
+
+TEST(BalancePlannerTest, StrategyNoneAndHealthyEfficiencyDoNothing) {
+  RoundInput in{{1, 200, 1}, {{2, 0, 9}}, tasks_of(7, 20, 10)};
+  PlannerParams none;
+  none.strategy = Strategy::kNone;
+  EXPECT_TRUE(plan_round(in, none).moves.empty());
+  PlannerParams lax;
+  lax.eff_min = 0.05;  // efficiency here is 0.5 (U 200 vs avg 100)
+  EXPECT_TRUE(plan_round(in, lax).moves.empty());
+}
+
+TEST(BalancePlannerTest, PrefersTasksWhosePartnersLiveAtTheDestination) {
+  // Two equal tasks; moving one is enough. Task 1 talks to tasks on node 2.
+  std::vector<TaskView> tasks = tasks_of(7, 2, 10);
+  tasks[0].partners = {{1, 5}};
+  tasks[1].partners = {{2, 5}};
+  RoundInput in{{1, 20, 1}, {{2, 0, 1}}, tasks};
+  RoundPlan plan = plan_round(in, {});
+  ASSERT_EQ(plan.moves.size(), 1u);
+  EXPECT_EQ(plan.moves[0].task.index, 1u);
+  EXPECT_EQ(plan.moves[0].dest, 2u);
+}
+
+TEST(BalancePlannerTest, RespectsMaxMoves) {
+  RoundInput in{{1, 1000, 1}, {{2, 0, 10}, {3, 0, 10}}, tasks_of(7, 100, 10)};
+  PlannerParams p;
+  p.max_moves = 5;
+  EXPECT_EQ(plan_round(in, p).moves.size(), 5u);
+}
+
+TEST(BalancePlannerTest, TasksTooCoarseForTheTransferStay) {
+  // A transfer smaller than any task cannot be met: moving the one task would reverse the order.
+  RoundInput in{{1, 100, 1}, {{2, 70, 1}}, tasks_of(7, 1, 100)};
+  EXPECT_TRUE(plan_round(in, {}).moves.empty());
+}
+
+TEST(BalancePlannerTest, ReceiverInitiatedAsksTheBusyNeighbours) {
+  PlannerParams rid;
+  rid.strategy = Strategy::kRid;
+  RoundInput idle{{1, 0, 4}, {{2, 400, 4}, {3, 40, 4}}, {}};
+  RoundPlan plan = plan_round(idle, rid);
+  EXPECT_TRUE(plan.moves.empty());
+  ASSERT_FALSE(plan.requests.empty());
+  double from_busy = 0;
+  for (const auto& r : plan.requests) {
+    EXPECT_GT(r.amount, 0);
+    if (idle.peers[r.from].id == 2) from_busy += r.amount;
+  }
+  EXPECT_GT(from_busy, 0);
+  // A busy node asks nobody.
+  RoundInput busy{{1, 400, 4}, {{2, 0, 4}}, tasks_of(7, 4, 100)};
+  EXPECT_TRUE(plan_round(busy, rid).requests.empty());
+}
+
+TEST(BalancePlannerTest, AnswerToARequestNeverLeavesTheReceiverBusier) {
+  auto tasks = tasks_of(7, 10, 10);
+  auto moves = answer_request({1, 100, 1}, {2, 0, 1}, 50, tasks, {});
+  double sent = 0;
+  for (const auto& m : moves) sent += m.load;
+  EXPECT_NEAR(sent, 50, 1e-9);
+  EXPECT_TRUE(answer_request({1, 100, 1}, {2, 95, 1}, 50, tasks, {}).empty());
+}
+
+}  // namespace
+}  // namespace drift

@@ -1,0 +1,310 @@
+#include "node/load_meter.h"
+
+#include <gtest/gtest.h>
+
+#include "node/task_context.h"
+
+namespace drift {
+namespace {
+
+const TaskId kA{1, 0};
+const TaskId kB{1, 1};
+
+// One handler's effects: `busy` seconds computing `work` units, then `contributions` step ends.
+HandlerEffects effects(TaskId task, double load, double busy, double work, int contributions = 0) {
+  HandlerEffects e;
+  e.task = task;
+  e.load = load;
+  e.busy_seconds = busy;
+  e.work_units = work;
+  for (int i = 0; i < contributions; ++i) {
+    ReductionContribution c;
+    c.job = task.job;
+    c.task = task.index;
+    c.step = static_cast<std::uint64_t>(i);
+    e.contributions.push_back(c);
+  }
+  return e;
+}
+
+// External load per core, set by the test, read by the meter at sense().
+struct FakeExternalLoad {
+  double value = 0;
+  double asked_at = -1;
+  LoadMeter::ExternalLoadSource source() {
+    return [this](double now_s) {
+      asked_at = now_s;
+      return value;
+    };
+  }
+};
+
+LoadMeter::Params dynamic_params(double static_capacity = 500) {
+  LoadMeter::Params p;
+  p.static_capacity = static_capacity;
+  return p;
+}
+
+TEST(LoadMeterTest, EmptyMeterAdvertisesTheStaticEstimate) {
+  LoadMeter m(dynamic_params(500), nullptr);
+  EXPECT_FALSE(m.measured());
+  EXPECT_EQ(m.node_load(), 0);
+  EXPECT_EQ(m.task_load(kA), 0);
+  EXPECT_EQ(m.task(kA), nullptr);
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);
+  EXPECT_EQ(m.utilization(), 0);
+  m.sense(1);  // no source: no external load
+  EXPECT_EQ(m.external_load(), 0);
+}
+
+TEST(LoadMeterTest, DynamicCapacityIsWorkPerBusySecondWithoutWaitingForTheStepToEnd) {
+  LoadMeter m(dynamic_params(500), nullptr);
+  EXPECT_FALSE(m.measured());
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);
+  m.on_effects(effects(kA, 100, 0.5, 1000), 1);  // no contribution yet: still a sample
+  EXPECT_TRUE(m.measured());
+  EXPECT_DOUBLE_EQ(m.capacity(), 2000);
+  m.on_effects(effects(kA, 100, 0.5, 1000, 1), 2);  // step ends: 2000 units in 1 s
+  EXPECT_DOUBLE_EQ(m.capacity(), 2000);
+  EXPECT_DOUBLE_EQ(m.base_capacity(), 2000);
+}
+
+TEST(LoadMeterTest, StaticCapacityIgnoresMeasurements) {
+  LoadMeter::Params p = dynamic_params(500);
+  p.capacity = CapacityMode::kStatic;
+  LoadMeter m(p, nullptr);
+  m.on_effects(effects(kA, 100, 1, 2000, 1), 1);
+  EXPECT_TRUE(m.measured());
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);
+}
+
+TEST(LoadMeterTest, ContributionsMarkStepBoundaries) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.on_effects(effects(kA, 100, 0.25, 50), 1);
+  m.on_effects(effects(kA, 100, 0.5, 100, 1), 2);  // step 0: 0.75 s, 150 units
+  const TaskMeasure* t = m.task(kA);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->steps, 1u);
+  EXPECT_DOUBLE_EQ(t->step_busy_s, 0.75);
+  EXPECT_DOUBLE_EQ(t->step_work_units, 150);
+  EXPECT_DOUBLE_EQ(t->last_step_s, 2);
+  EXPECT_EQ(t->partial_busy_s, 0);
+  m.on_effects(effects(kA, 120, 0.1, 10), 3);  // step 1 begins afresh
+  t = m.task(kA);
+  EXPECT_DOUBLE_EQ(t->step_busy_s, 0.75);  // still the last complete step
+  EXPECT_DOUBLE_EQ(t->partial_busy_s, 0.1);
+  EXPECT_DOUBLE_EQ(t->work_units, 160);
+  EXPECT_DOUBLE_EQ(t->load, 120);  // the task's newest report
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 120);
+}
+
+TEST(LoadMeterTest, SeveralContributionsInOneHandlerShareItsTime) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.on_effects(effects(kA, 100, 1, 400, 2), 1);
+  EXPECT_EQ(m.task(kA)->steps, 2u);
+  EXPECT_DOUBLE_EQ(m.task(kA)->step_busy_s, 0.5);
+  EXPECT_DOUBLE_EQ(m.capacity(), 400);
+}
+
+TEST(LoadMeterTest, EwmaWeightsTheNewestSample) {
+  LoadMeter::Params p = dynamic_params();
+  p.ewma = 0.25;
+  LoadMeter m(p, nullptr);
+  m.on_effects(effects(kA, 1, 1, 1000, 1), 1);  // the first sample is taken as is
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
+  m.on_effects(effects(kB, 1, 1, 2000, 1), 2);
+  EXPECT_DOUBLE_EQ(m.capacity(), 0.25 * 2000 + 0.75 * 1000);
+  m.on_effects(effects(kA, 1, 0.5, 1000, 1), 3);
+  EXPECT_DOUBLE_EQ(m.capacity(), 0.25 * 2000 + 0.75 * 1250);
+}
+
+TEST(LoadMeterTest, StepsWithoutWorkOrBusyTimeAreNoSample) {
+  LoadMeter m(dynamic_params(500), nullptr);
+  m.on_effects(effects(kA, 1, 0, 0, 1), 1);
+  m.on_effects(effects(kA, 1, 0.5, 0, 1), 2);
+  EXPECT_FALSE(m.measured());
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);
+}
+
+TEST(LoadMeterTest, ParallelismScalesTheSamples) {
+  LoadMeter::Params p = dynamic_params();
+  p.parallelism = 4;  // four workers compute side by side, each at the measured rate
+  LoadMeter m(p, nullptr);
+  m.on_effects(effects(kA, 1, 1, 1000, 1), 1);
+  EXPECT_DOUBLE_EQ(m.capacity(), 4000);
+}
+
+TEST(LoadMeterTest, UtilizationIsNodeLoadOverCapacity) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.on_effects(effects(kA, 300, 1, 2000, 1), 1);
+  m.on_effects(effects(kB, 700, 0, 0), 1);
+  EXPECT_DOUBLE_EQ(m.node_load(), 1000);
+  EXPECT_DOUBLE_EQ(m.utilization(), 0.5);
+}
+
+TEST(LoadMeterTest, HomogeneousLoadIsBusySecondsPerStepAndCapacityOne) {
+  LoadMeter::Params p = dynamic_params(500);
+  p.homogeneous = true;
+  LoadMeter m(p, nullptr);
+  m.on_effects(effects(kA, 300, 0.2, 100), 1);
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 0.2);  // no complete step yet: the step so far
+  m.on_effects(effects(kA, 300, 0.1, 100, 1), 2);
+  m.on_effects(effects(kB, 700, 0.5, 500, 1), 2);
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 0.3);
+  EXPECT_DOUBLE_EQ(m.task_load(kB), 0.5);
+  EXPECT_DOUBLE_EQ(m.node_load(), 0.8);
+  EXPECT_EQ(m.capacity(), 1);
+  EXPECT_DOUBLE_EQ(m.utilization(), 0.8);
+  EXPECT_DOUBLE_EQ(m.task(kA)->load, 300);  // the abstract load is still there
+}
+
+TEST(LoadMeterTest, ExternalLoadIsNotCountedTwice) {
+  // An unloaded machine does 1000 units/s; one competing process halves what a task gets.
+  FakeExternalLoad ext;
+  LoadMeter m(dynamic_params(1000), ext.source());
+  ext.value = 1;
+  m.sense(5);
+  EXPECT_EQ(ext.asked_at, 5);
+  EXPECT_DOUBLE_EQ(m.external_load(), 1);
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);         // the static estimate drops at once
+  m.on_effects(effects(kA, 1, 1, 500, 1), 6);  // measured under that load: 500/s
+  EXPECT_DOUBLE_EQ(m.base_capacity(), 1000);   // normalised
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);         // what a task gets now, not 250
+  ext.value = 0;
+  m.sense(7);
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);  // the load went away: before any new sample
+  m.on_effects(effects(kA, 1, 1, 1000, 1), 8);
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
+}
+
+TEST(LoadMeterTest, SensingEveryFollowsMeasurementsAndLoad) {
+  FakeExternalLoad ext;
+  LoadMeter m(dynamic_params(), ext.source());
+  m.on_effects(effects(kA, 1, 1, 1000, 1), 1);
+  m.on_effects(effects(kA, 1, 1, 3000, 1), 2);
+  EXPECT_DOUBLE_EQ(m.capacity(), 2000);
+  ext.value = 3;
+  m.sense(3);
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);
+}
+
+TEST(LoadMeterTest, SensingOnceFreezesAfterTheFirstMeasuredStep) {
+  FakeExternalLoad ext;
+  LoadMeter::Params p = dynamic_params(800);
+  p.sensing = Sensing::kOnce;
+  LoadMeter m(p, ext.source());
+  ext.value = 1;
+  m.sense(1);
+  EXPECT_DOUBLE_EQ(m.capacity(), 400);  // not yet measured: still follows the load
+  ext.value = 0;
+  m.sense(2);
+  m.on_effects(effects(kA, 1, 1, 2000, 1), 3);
+  EXPECT_DOUBLE_EQ(m.capacity(), 2000);
+  m.on_effects(effects(kA, 1, 1, 500, 1), 4);
+  ext.value = 3;
+  m.sense(5);
+  EXPECT_DOUBLE_EQ(m.capacity(), 2000);    // frozen
+  EXPECT_DOUBLE_EQ(m.external_load(), 3);  // still sensed and reported
+  EXPECT_DOUBLE_EQ(m.utilization(), m.node_load() / 2000);
+}
+
+TEST(LoadMeterTest, BadExternalLoadReadsAsZero) {
+  FakeExternalLoad ext;
+  LoadMeter m(dynamic_params(100), ext.source());
+  ext.value = -2;
+  m.sense(1);
+  EXPECT_EQ(m.external_load(), 0);
+  ext.value = std::numeric_limits<double>::quiet_NaN();
+  m.sense(2);
+  EXPECT_EQ(m.external_load(), 0);
+  EXPECT_DOUBLE_EQ(m.capacity(), 100);
+}
+
+TEST(LoadMeterTest, ForgetAndRetainDropTasksThatLeft) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.on_effects(effects(kA, 300, 0, 0), 1);
+  m.on_effects(effects(kB, 700, 0, 0), 1);
+  const TaskId c{2, 0};
+  m.on_effects(effects(c, 50, 0, 0), 1);
+  m.forget(kA);
+  EXPECT_EQ(m.task(kA), nullptr);
+  EXPECT_DOUBLE_EQ(m.node_load(), 750);
+  m.retain({c, TaskId{9, 9}});
+  EXPECT_EQ(m.task(kB), nullptr);
+  EXPECT_DOUBLE_EQ(m.node_load(), 50);
+  EXPECT_EQ(m.tasks().size(), 1u);
+}
+
+TEST(LoadMeterTest, FinishedTaskLeavesButItsLastStepCounts) {
+  LoadMeter m(dynamic_params(), nullptr);
+  HandlerEffects last = effects(kA, 300, 1, 1500, 1);
+  last.finished = TaskFinished{};
+  m.on_effects(last, 1);
+  EXPECT_EQ(m.task(kA), nullptr);
+  EXPECT_TRUE(m.measured());
+  EXPECT_DOUBLE_EQ(m.capacity(), 1500);
+  HandlerEffects failed = effects(kB, 300, 0, 0);
+  failed.error = "boom";
+  m.on_effects(failed, 2);
+  EXPECT_EQ(m.node_load(), 0);
+}
+
+TEST(LoadMeterTest, ArrivingTaskCountsWithItsSendersLoadUntilMeasuredHere) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.expect(kA, 250);
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 250);
+  EXPECT_DOUBLE_EQ(m.node_load(), 250);
+  m.on_effects(effects(kA, 300, 0.1, 300), 1);  // its own report replaces the sender's
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 300);
+  m.expect(kA, 999);  // already known here: ignored
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 300);
+  m.expect(kB, -1);  // not a load
+  EXPECT_EQ(m.task(kB), nullptr);
+}
+
+TEST(LoadMeterTest, HomogeneousArrivalCountsItsSendersSecondsUntilAStepEnds) {
+  LoadMeter::Params p = dynamic_params();
+  p.homogeneous = true;
+  LoadMeter m(p, nullptr);
+  m.expect(kA, 0.5);
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 0.5);
+  m.on_effects(effects(kA, 300, 0.2, 300, 1), 1);
+  EXPECT_DOUBLE_EQ(m.task_load(kA), 0.2);
+}
+
+TEST(LoadMeterTest, ShortStepsArePooledIntoOneSample) {
+  LoadMeter m(dynamic_params(), nullptr);
+  // 3 ms steps at 1000 units/s, one slow outlier: nothing is measured until 0.2 s are pooled,
+  // then the sample is the pooled rate, not the last step's.
+  for (int i = 0; i < 60; ++i) m.on_effects(effects(kA, 3, 0.003, 3, 1), i);
+  EXPECT_FALSE(m.measured());
+  m.on_effects(effects(kA, 3, 0.03, 3, 1), 60);  // 100 units/s, jitter
+  ASSERT_TRUE(m.measured());
+  EXPECT_NEAR(m.capacity(), 183.0 / 0.21, 1e-6);
+}
+
+TEST(LoadMeterTest, TasksThatHaveNotReportedCountWithTheMeanOfThoseThatHave) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.on_effects(effects(kA, 100, 0.1, 100), 1);
+  m.on_effects(effects(kB, 300, 0.1, 300), 1);
+  const TaskId queued{1, 2}, gone{1, 3};
+  m.expect(gone, 50);
+  m.track({kA, kB, queued});
+  EXPECT_EQ(m.task(gone), nullptr);
+  EXPECT_DOUBLE_EQ(m.task_load(queued), 200);
+  EXPECT_DOUBLE_EQ(m.node_load(), 600);
+  m.on_effects(effects(queued, 120, 0.1, 120), 2);  // its own report replaces the estimate
+  EXPECT_DOUBLE_EQ(m.task_load(queued), 120);
+  LoadMeter empty(dynamic_params(), nullptr);
+  empty.track({kA});  // nothing measured: nothing to estimate from
+  EXPECT_EQ(empty.task(kA), nullptr);
+}
+
+TEST(LoadMeterTest, EffectsOfNoTaskAreIgnored) {
+  LoadMeter m(dynamic_params(), nullptr);
+  m.on_effects(HandlerEffects{}, 1);
+  EXPECT_TRUE(m.tasks().empty());
+}
+
+}  // namespace
+}  // namespace drift
