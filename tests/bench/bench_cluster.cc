@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -29,12 +30,17 @@ Result<fs::path> make_temp_dir() {
   return fs::path(pattern);
 }
 
+constexpr int kGroupSize = 8;  // membership.group_size's default: the peers a node hears from
+
+// Every member listed, and a load report (a heartbeat) from each peer in the node's local group:
+// with more than kGroupSize + 1 daemons, the ones outside the group never send it one.
 bool every_member_reported(const StatusReply& reply, int nodes) {
   if (static_cast<int>(reply.nodes.size()) != nodes) return false;
+  int reported = 0;
   for (const auto& n : reply.nodes) {
-    if (n.load.free_memory_bytes == 0) return false;  // no load index received yet
+    if (n.member.node_id != reply.responder && n.load.free_memory_bytes != 0) ++reported;
   }
-  return true;
+  return reported >= std::min(nodes - 1, kGroupSize);
 }
 
 }  // namespace
@@ -86,12 +92,11 @@ Status BenchCluster::wait_for_load_reports(int k) const {
     auto reply = ctl::query_status(*options, kStatusTimeout);
     if (reply && every_member_reported(*reply, nodes())) return Status::ok();
     last = reply ? std::to_string(reply->nodes.size()) +
-                       " members listed, not all with a load "
-                       "report"
+                       " members listed, not all of its group with a load report"
                  : reply.error();
     if (std::chrono::steady_clock::now() >= deadline) {
       return Status::error("node " + std::to_string(k) +
-                           " has no load report from every member "
+                           " has no load report from every member of its group "
                            "after 10 s: " +
                            last);
     }

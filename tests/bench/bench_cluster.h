@@ -3,9 +3,8 @@
 // node.capacity = 1 and balance.capacity = static (no measured capacity that earlier jobs could
 // skew) so that placement splits a job's tasks evenly into contiguous index ranges (2 tasks on 2
 // nodes: task 0 on node 1, task 1 on node 2), and balance.strategy = none so that the tasks stay
-// where the benchmark puts them. Waits until node 1 has a load report
-// from every member, so placement sees all of them. The destructor stops the daemons and
-// removes the dir.
+// where the benchmark puts them. Waits until node 1 lists every member and has a load report
+// from each one in its local group. The destructor stops the daemons and removes the dir.
 #pragma once
 
 #include <cstdint>
