@@ -22,7 +22,8 @@ struct BufferPool::State {
   mutable std::mutex mu;
   std::vector<std::unique_ptr<Buffer>> idle;
   std::size_t idle_bytes = 0;
-  Clock::time_point last_take{};
+  std::uint64_t takes = 0;          // pooled buffers handed out, ever
+  std::uint64_t takes_at_trim = 0;  // as of the previous trim_if_unused()
 };
 
 BufferPool::BufferPool(std::size_t max_idle_bytes)
@@ -39,7 +40,7 @@ BufferPool::Ptr BufferPool::take(std::size_t size) {
   std::unique_ptr<Buffer> found;
   {
     std::lock_guard lock(state_->mu);
-    state_->last_take = Clock::now();
+    ++state_->takes;
     auto& idle = state_->idle;
     auto best = idle.end();
     for (auto it = idle.begin(); it != idle.end(); ++it) {
@@ -68,14 +69,14 @@ BufferPool::Ptr BufferPool::take(std::size_t size) {
   });
 }
 
-void BufferPool::trim(Clock::time_point now, Clock::duration quiet) {
-  std::vector<std::unique_ptr<Buffer>> freed;
-  {
-    std::lock_guard lock(state_->mu);
-    if (now - state_->last_take < quiet) return;
-    freed.swap(state_->idle);
-    state_->idle_bytes = 0;
-  }
+void BufferPool::trim_if_unused() {
+  std::vector<std::unique_ptr<Buffer>> freed;  // freed after the lock is released
+  std::lock_guard lock(state_->mu);
+  const bool used = state_->takes != state_->takes_at_trim;
+  state_->takes_at_trim = state_->takes;
+  if (used) return;
+  freed.swap(state_->idle);
+  state_->idle_bytes = 0;
 }
 
 std::size_t BufferPool::idle_bytes() const {
@@ -84,7 +85,7 @@ std::size_t BufferPool::idle_bytes() const {
 }
 
 BufferPool& BufferPool::shared() {
-  // Room for the chunks of a 100 MiB state; trimmed by the transport after a quiet minute.
+  // Room for the chunks of a 100 MiB state; the transport trims it every half minute.
   static BufferPool pool(128u << 20);
   return pool;
 }

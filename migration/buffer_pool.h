@@ -1,13 +1,12 @@
 // Reusable byte buffers for task state in transit (DESIGN.md §3, §7). A 64 MiB move fills 64
 // chunk buffers at each end; touching fresh memory for them at every move costs a page fault per
 // 4 KiB, as much as copying the bytes. Buffers taken here come back when their last owner drops
-// them and are handed out again; the pool keeps at most `max_idle_bytes` of them, and trim()
-// frees them after a quiet spell, so an idle daemon does not hold on to memory. Small requests
-// are plain allocations. Thread-safe: buffers are filled on workers and sent from the network
-// thread.
+// them and are handed out again; the pool keeps at most `max_idle_bytes` of them, and
+// trim_if_unused(), called now and then, frees them after a quiet spell, so an idle daemon does not
+// hold on to memory. Small requests are plain allocations. Thread-safe: buffers are filled on
+// workers and sent from the network thread.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,7 +16,6 @@ namespace drift {
 
 class BufferPool {
  public:
-  using Clock = std::chrono::steady_clock;
   // `capacity` bytes (not zeroed: contents unspecified), `size` of them in use.
   struct Buffer {
     std::unique_ptr<std::uint8_t[]> data;
@@ -35,8 +33,8 @@ class BufferPool {
 
   // A buffer with size() == `size`; reused when an idle one fits (at most twice as large).
   Ptr take(std::size_t size);
-  // Frees every idle buffer if nothing was taken since `now - quiet`.
-  void trim(Clock::time_point now, Clock::duration quiet);
+  // Frees every idle buffer if none was taken since the previous call.
+  void trim_if_unused();
   std::size_t idle_bytes() const;
 
   // The daemon's pool for state chunks, shared by the network and the task host.

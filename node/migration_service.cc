@@ -145,6 +145,7 @@ void MigrationService::on_piece(TaskId task, std::uint64_t attempt, std::uint32_
   const std::size_t front = chunk_frame_prefix();
   const std::vector<std::uint8_t> prefix =
       encode_prefix(MigrationChunk{task, out->epoch, index, {}}, piece->size - front);
+  if (prefix.size() != front) return finish(task, false, "a chunk's header changed its size");
   std::copy(prefix.begin(), prefix.end(), piece->data.get());
   Frame frame;
   frame.tail = piece->bytes();

@@ -28,10 +28,11 @@ Status Transport::listen(const Endpoint& at) {
   return Status::ok();
 }
 
-// State chunks reuse pooled buffers between moves; a minute without a move gives them back.
+// State chunks reuse pooled buffers between moves; half a minute to a minute without a move
+// gives them back.
 void Transport::trim_buffers() {
-  BufferPool::shared().trim(std::chrono::steady_clock::now(), std::chrono::minutes(1));
-  trim_timer_.expires_after(std::chrono::seconds(10));
+  BufferPool::shared().trim_if_unused();
+  trim_timer_.expires_after(std::chrono::seconds(30));
   trim_timer_.async_wait([this](std::error_code ec) {
     if (!ec && !stopping_) trim_buffers();
   });

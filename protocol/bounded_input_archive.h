@@ -24,7 +24,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-#include <sys/mman.h>
 
 #include "protocol/wire_field.h"
 
@@ -204,12 +203,6 @@ template <class T, class A>
 void CEREAL_LOAD_FUNCTION_NAME(BoundedInputArchive& ar, std::vector<T, A>& v) {
   if constexpr (std::is_arithmetic_v<T>) {
     const std::size_t n = ar.load_length(sizeof(T));
-    if (n * sizeof(T) >= (8u << 20) && v.capacity() < n) {
-      v.reserve(n);
-      const auto begin = (reinterpret_cast<std::uintptr_t>(v.data()) + (2u << 20) - 1) & ~std::uintptr_t{(2u << 20) - 1};
-      const auto end = (reinterpret_cast<std::uintptr_t>(v.data()) + n * sizeof(T)) & ~std::uintptr_t{(2u << 20) - 1};
-      if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-    }
     v.resize(n);
     ar(cereal::binary_data(v.data(), n * sizeof(T)));
   } else {

@@ -19,8 +19,8 @@ namespace drift::bench {
 
 struct MigrationBenchConfig {
   std::vector<std::uint64_t> state_bytes;
-  int migrations = 5;  // per size, alternating node 1 -> 2 -> 1 ...
-  int raw_repetitions = 5;
+  int migrations = 9;  // per size, alternating node 1 -> 2 -> 1 ...
+  int raw_repetitions = 9;
   std::uint64_t steps = 600;  // of the ballast job; it must outlive the migrations
   std::uint64_t work_us = 1000;
   std::uint64_t steps_between = 3;  // job steps between two migrations

@@ -21,7 +21,7 @@ struct PingpongBenchConfig {
   std::uint64_t small_rounds = 2000;
   std::uint64_t large_bytes = 1u << 20;
   std::uint64_t large_rounds = 200;
-  int repetitions = 5;
+  int repetitions = 7;
   bool pin = true;
   std::chrono::milliseconds job_timeout{120000};
 };

@@ -1,6 +1,6 @@
 // BufferPool: buffers come back when dropped and are handed out again (the same memory), small
-// requests are plain allocations, the idle bytes stay under the limit, trim() frees them after a
-// quiet spell, and a buffer may outlive its pool.
+// requests are plain allocations, the idle bytes stay under the limit, trim_if_unused() frees
+// them once a whole period passed without a take, and a buffer may outlive its pool.
 #include "migration/buffer_pool.h"
 
 #include <gtest/gtest.h>
@@ -57,10 +57,9 @@ TEST(BufferPoolTest, KeepsAtMostTheIdleLimit) {
 TEST(BufferPoolTest, TrimFreesIdleBuffersAfterAQuietSpell) {
   BufferPool pool(8 * kMiB);
   pool.take(kMiB).reset();
-  const auto now = BufferPool::Clock::now();
-  pool.trim(now, std::chrono::hours(1));  // taken just now: kept
+  pool.trim_if_unused();  // taken since the last call: kept
   EXPECT_EQ(pool.idle_bytes(), kMiB);
-  pool.trim(now + std::chrono::hours(2), std::chrono::hours(1));
+  pool.trim_if_unused();  // nothing taken since
   EXPECT_EQ(pool.idle_bytes(), 0u);
 }
 

@@ -10,8 +10,8 @@ namespace drift::bench {
 
 namespace {
 
-constexpr double kWidth = 760, kHeight = 420;
-constexpr double kLeft = 70, kRight = 170, kTop = 40, kBottom = 50;
+constexpr double kWidth = 860, kHeight = 420;
+constexpr double kLeft = 70, kRight = 270, kTop = 40, kBottom = 50;
 const char* const kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                 "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
