@@ -1,7 +1,7 @@
 // Heterogeneous balancing on real daemons (DESIGN.md §8): three emulated machines of speeds 1, 4
 // and 12 run particles placed evenly, with diffusion balancing and dynamic capacities. The job's
-// result equals the serial reference; the slow machine sends work away, the fast one takes it,
-// and the slow one never receives any; the fast node ends up with more tasks than the slow one.
+// result equals the serial reference; the slow machine sends away more work than it ever takes
+// back, the fast one takes work, and ends up with more tasks than the slow one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,8 +72,9 @@ TEST_F(ClusterTest, DiffusionMovesWorkFromTheSlowMachineToTheFastOne) {
 
   auto reply = ctl::query_status(connect_options(1), std::chrono::seconds(5));
   ASSERT_TRUE(reply.is_ok()) << reply.error();
-  EXPECT_GT(counters_of(*reply, 1).balance_moves, 0u) << "the slow node sent nothing away";
-  EXPECT_EQ(counters_of(*reply, 1).migrations_in, 0u) << "the slow node was given work";
+  const NodeCounters slow = counters_of(*reply, 1);
+  EXPECT_GT(slow.balance_moves, 0u) << "the slow node sent nothing away";
+  EXPECT_GT(slow.balance_moves, slow.migrations_in) << "the slow node took back what it sent";
   EXPECT_GT(counters_of(*reply, 3).migrations_in, 0u) << "the fast node took nothing";
   ASSERT_FALSE(per_node.empty()) << "no task list late in the run";
   EXPECT_GT(per_node[3], per_node[1]) << "fast node " << per_node[3] << " tasks, slow node "
