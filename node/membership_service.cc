@@ -40,13 +40,14 @@ void MembershipService::arm() {
 
 void MembershipService::round() {
   auto now = Clock::now();
-  table_.set_self_load(load_());
+  const LoadIndex load = load_();  // reads /proc and sums the meter: once per round
+  table_.set_self_load(load);
   publish(table_.tick(now));
   Heartbeat hb;
   hb.from = table_.self().node_id;
   hb.incarnation = table_.self().incarnation;
   hb.sequence = ++sequence_;
-  hb.load = load_();
+  hb.load = load;
   if (counters_) hb.counters = counters_();
   hb.gossip = table_.gossip(params_.gossip_entries);
   Frame frame = make_frame(encode(WireMessage(hb)));
