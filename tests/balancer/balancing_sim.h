@@ -55,4 +55,16 @@ struct Outcome {
 Outcome run(Strategy strategy, Mode mode, LoadGraph graph, const StrategyParams& params,
             double target_efficiency, int max_rounds);
 
+// Every strategy that moves load.
+inline constexpr Strategy kAll[] = {Strategy::kHomogeneous, Strategy::kDiffusion, Strategy::kGde,
+                                    Strategy::kHbm, Strategy::kRid};
+
+// Parameters that balance nearly exactly (the convergence suites' setting).
+inline StrategyParams tight() {
+  StrategyParams p;
+  p.eff_min = 0.999;
+  p.alpha = 0.1;
+  return p;
+}
+
 }  // namespace drift::balance::sim

@@ -13,15 +13,8 @@
 namespace drift::balance {
 namespace {
 
-constexpr Strategy kAll[] = {Strategy::kHomogeneous, Strategy::kDiffusion, Strategy::kGde,
-                             Strategy::kHbm, Strategy::kRid};
-
-StrategyParams tight() {
-  StrategyParams p;
-  p.eff_min = 0.999;
-  p.alpha = 0.1;
-  return p;
-}
+using sim::kAll;
+using sim::tight;
 
 double sum(const std::vector<Transfer>& sends) {
   double s = 0;

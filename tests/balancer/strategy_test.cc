@@ -16,15 +16,8 @@ namespace {
 
 using sim::Mode;
 
-constexpr Strategy kAll[] = {Strategy::kHomogeneous, Strategy::kDiffusion, Strategy::kGde,
-                             Strategy::kHbm, Strategy::kRid};
-
-StrategyParams tight() {
-  StrategyParams p;
-  p.eff_min = 0.999;
-  p.alpha = 0.1;
-  return p;
-}
+using sim::kAll;
+using sim::tight;
 
 double total(const std::vector<NodeLoad>& nodes) {
   double sum = 0;
