@@ -180,6 +180,7 @@ Status Daemon::start() {
     std::erase_if(migrate_requests_, [&](const auto& entry) { return entry.second == c; });
   });
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
+  coordinator_.set_deputy_source([this] { return buddy(); });
   membership_.report_counters([this] { return counters_; });
   router_.set_arrival_check([this](TaskId t) { return migration_.arriving(t); });
   migration_.set_balance_check([this](const BalanceBasis& b) { return balancer_.recheck(b); });
@@ -281,6 +282,7 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
 // Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers.
 void Daemon::sweep() {
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
+  end_orphans(std::chrono::steady_clock::now());
   sweep_timer_.expires_after(std::chrono::seconds(1));
   sweep_timer_.async_wait([this](std::error_code ec) {
     if (!ec && !stopping_) sweep();
@@ -369,6 +371,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_rollback_ready(m);
         } else if constexpr (std::is_same_v<T, JobResume>) {
           recovery_.on_resume(m);
+        } else if constexpr (std::is_same_v<T, JobRecord>) {
+          if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
         } else {
           spdlog::warn("node {} sent a {}, which nodes do not send; ignored", from,
                        to_string(T::kType));
@@ -386,6 +390,8 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     on_migrate_request(conn, *migrate);
   } else if (std::holds_alternative<TasksRequest>(msg)) {
     on_tasks_request(conn);
+  } else if (auto* attach = std::get_if<JobAttach>(&msg)) {
+    coordinator_.on_attach(conn, *attach);
   } else {
     conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));
   }
@@ -410,13 +416,15 @@ void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
 
 void Daemon::on_location_update(const LocationUpdate& u) {
   router_.on_location_update(u);
-  if (home_of(u.task.job) == config_.node_id) coordinator_.on_task_moved(u.task, u.node, u.epoch);
+  if (locations_.home(u.task.job) == config_.node_id) coordinator_.on_task_moved(u.task, u.node, u.epoch);
 }
 
 void Daemon::on_job_end(std::uint64_t job) {
   reset_job(job);
   host_.end(job);
   recovery_.drop_job(job);
+  coordinator_.forget_record(job);
+  orphans_.erase(job);
   ended_jobs_.add(job);
 }
 
@@ -443,7 +451,7 @@ std::uint32_t Daemon::buddy() const {
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {
   std::uint64_t id = (std::uint64_t{config_.node_id} << 32) | ++next_request_;
   migrate_requests_[id] = conn;
-  send_to_node(home_of(req.task.job), MigrateCommand{id, config_.node_id, req.task, req.dest});
+  send_to_node(locations_.home(req.task.job), MigrateCommand{id, config_.node_id, req.task, req.dest});
 }
 
 void Daemon::on_migration_report(const MigrationReport& report) {
@@ -504,13 +512,34 @@ void Daemon::on_transition(const MemberTransition& t) {
   std::string name = m ? m->info.name : "?";
   migration_.on_node_dead(t.node_id);
   coordinator_.on_node_dead(t.node_id, name);
+  // Its deputy takes the job over and rolls it back; until then the tasks here wait.
   for (std::uint64_t job : host_.jobs()) {
     auto info = host_.job_info(job);
     if (info && info->root == t.node_id) {
-      spdlog::warn("job {:#x} abandoned: its root, node {} ({}), was declared dead", job,
-                   t.node_id, name);
-      on_job_end(job);
+      spdlog::warn("job {:#x}: its root, node {} ({}), was declared dead; waiting up to {} s for "
+                   "its deputy to take over",
+                   job, t.node_id, name, kOrphanPatience.count());
+      orphans_[job] = Orphan{t.node_id, std::chrono::steady_clock::now()};
     }
+  }
+}
+
+// Jobs whose root died and whose deputy has not rolled them back in time are given up here.
+void Daemon::end_orphans(std::chrono::steady_clock::time_point now) {
+  std::vector<std::uint64_t> lost;
+  for (auto it = orphans_.begin(); it != orphans_.end();) {
+    auto info = host_.job_info(it->first);
+    if (!info || info->root != it->second.root) {
+      it = orphans_.erase(it);  // ended, or a new root rolled it back
+      continue;
+    }
+    if (now - it->second.since >= kOrphanPatience) lost.push_back(it->first);
+    ++it;
+  }
+  for (std::uint64_t job : lost) {
+    spdlog::warn("job {:#x} abandoned: no deputy took it over within {} s of its root's death",
+                 job, kOrphanPatience.count());
+    on_job_end(job);
   }
 }
 

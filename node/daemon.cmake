@@ -4,6 +4,7 @@ add_library(drift_node
   balancer_service.cc
   job_coordinator.cc
   job_coordinator_recovery.cc
+  job_coordinator_takeover.cc
   recovery_agent.cc
   message_router.cc
   migration_service.cc

@@ -54,6 +54,7 @@ class Daemon final : public Messenger {
   void on_location_update(const LocationUpdate& u);
   void on_job_end(std::uint64_t job);
   void reset_job(std::uint64_t job);  // a rollback: forget the job's routing and moves here
+  void end_orphans(std::chrono::steady_clock::time_point now);
   std::uint32_t buddy() const;
   void on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req);
   void on_migration_report(const MigrationReport& report);
@@ -92,6 +93,13 @@ class Daemon final : public Messenger {
   BalancerService balancer_;
   JobCoordinator coordinator_;
   RecoveryAgent recovery_;
+  // Jobs whose root was declared dead, waiting for its deputy's rollback.
+  struct Orphan {
+    std::uint32_t root = 0;
+    std::chrono::steady_clock::time_point since;
+  };
+  static constexpr std::chrono::seconds kOrphanPatience{10};
+  std::map<std::uint64_t, Orphan> orphans_;
   TaskListQuery task_lists_;
   std::map<std::uint64_t, ConnectionPtr> migrate_requests_;
   RecentSet ended_jobs_{4096};  // so late state for an ended job is refused

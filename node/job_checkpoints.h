@@ -46,6 +46,8 @@ class JobCheckpoints {
   // committed (and older pending ones are gone).
   bool acknowledge(std::uint32_t task, std::uint64_t step, Copies copies);
   const std::optional<Committed>& committed() const { return committed_; }
+  // A deputy taking the job over starts from what the root had committed.
+  void adopt(Committed committed) { committed_ = std::move(committed); }
 
   // A rollback voids pending checkpoints; the next step boundary checkpoints again, so every task
   // has two copies once more.

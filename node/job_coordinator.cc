@@ -93,6 +93,7 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
     CreateTasks create{id, messenger_.self_id(), spec, placement, std::move(indices)};
     messenger_.send_to_node(node, std::move(create));
   }
+  send_record(jobs_.at(id));
 }
 
 void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
@@ -195,6 +196,7 @@ void JobCoordinator::on_task_finished(const TaskFinished& msg) {
 }
 
 void JobCoordinator::complete_job(Job& job) {
+  if (job.recovering) return;  // results of a generation being rolled back
   std::vector<std::vector<std::uint8_t>> results;
   for (auto& r : job.results) results.push_back(std::move(*r));
   auto outcome = job.app->combine(job.spec, results);

@@ -49,6 +49,15 @@ class JobCoordinator {
   void on_node_dead(std::uint32_t node_id, const std::string& name);
   void on_checkpoint_ack(const CheckpointAck& ack);
   void on_rollback_ready(const RollbackReady& ready);
+  // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over
+  // when its root dies; a client that lost the root attaches to the job's new root.
+  void set_deputy_source(std::function<std::uint32_t()> deputy) { deputy_ = std::move(deputy); }
+  void on_record(const JobRecord& record);
+  void forget_record(std::uint64_t job) { records_.erase(job); }
+  void on_attach(const ConnectionPtr& client, const JobAttach& attach);
+  // This node was declared dead and fences itself: its jobs continue under their deputies; their
+  // clients are told to find the new root. Nothing is sent to other nodes.
+  void abandon_all();
   // The home learned that a task of one of our jobs moved to `node`.
   void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
   void on_client_closed(const ConnectionPtr& client);
@@ -93,6 +102,7 @@ class JobCoordinator {
     std::uint64_t steps_done = 0;  // most steps ever completed, for the steps recomputed
     std::uint32_t recoveries = 0;
     std::uint64_t steps_recomputed = 0;
+    std::uint32_t deputy = 0;  // holds the job's record; 0: none yet
   };
 
   std::uint64_t next_job_id();
@@ -111,12 +121,17 @@ class JobCoordinator {
   void recover(Job& job, std::uint32_t failed, const std::string& name);
   void resume(Job& job);
   std::set<std::uint32_t> everyone(const Job& job) const;
+  // job_coordinator_takeover.cc
+  void send_record(Job& job);
+  void take_over(const JobRecord& record, std::uint32_t root, const std::string& name);
 
   Messenger& messenger_;
   const AppRegistry& apps_;
   LocationCache& locations_;
   CandidateSource candidates_;
   CheckpointPolicy checkpoint_policy_;
+  std::function<std::uint32_t()> deputy_;
+  std::map<std::uint64_t, JobRecord> records_;  // jobs we are the deputy of
   std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
   std::map<std::uint64_t, Job> jobs_;
   std::uint64_t counter_ = 0;

@@ -68,11 +68,13 @@ void JobCoordinator::on_checkpoint_ack(const CheckpointAck& ack) {
   for (std::uint32_t node : everyone(*job)) {
     messenger_.send_to_node(node, CheckpointCommit{job->id, ack.step});
   }
+  send_record(*job);
 }
 
 void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name) {
-  std::vector<std::uint64_t> hit;
+  std::vector<std::uint64_t> hit, lost_deputy;
   for (auto& [id, job] : jobs_) {
+    if (job.deputy == node_id) lost_deputy.push_back(id);
     const bool hosted = job.nodes.count(node_id) > 0;
     const bool waited = job.recovering && job.recovering->waiting.count(node_id) > 0;
     if (hosted || waited) {
@@ -84,6 +86,14 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
   for (std::uint64_t id : hit) {
     if (Job* job = find(id)) recover(*job, node_id, name);
   }
+  for (std::uint64_t id : lost_deputy) {
+    if (Job* job = find(id); job && job->deputy == node_id) send_record(*job);  // a new deputy
+  }
+  std::vector<JobRecord> orphans;
+  for (const auto& [id, record] : records_) {
+    if (record.root == node_id) orphans.push_back(record);
+  }
+  for (const JobRecord& record : orphans) take_over(record, node_id, name);
 }
 
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
@@ -125,6 +135,7 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
                r.from_start ? std::string("the start") : "step " + std::to_string(r.step + 1),
                job.generation, live.size());
   job.recovering = r;
+  send_record(job);  // before any node hears of the new generation
   job.steps.clear();
   std::fill(job.results.begin(), job.results.end(), std::nullopt);
   job.finished = 0;
@@ -175,6 +186,7 @@ void JobCoordinator::resume(Job& job) {
   spdlog::warn("job {:#x}: {}", job.id, text);
   reply(job.client, JobNotice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo,
                               seconds, text});
+  send_record(job);
 }
 
 }  // namespace drift

@@ -15,7 +15,7 @@ void MessageRouter::route(TaskMessage&& msg, std::uint32_t from_node) {
   if (ForwardingPointer* pointer = pointers_.find(msg.to)) {
     return forward(std::move(msg), from_node, *pointer);
   }
-  if (home_of(msg.to.job) == self) {  // the home knows where its tasks are
+  if (cache_.home(msg.to.job) == self) {  // the home knows where its tasks are
     auto loc = cache_.lookup(msg.to);
     if (loc && loc->node != self && loc->node != from_node) {
       ++counters_.messages_forwarded;
@@ -69,7 +69,7 @@ bool MessageRouter::arriving(TaskId task) const { return arriving_ && arriving_(
 
 void MessageRouter::ask_home(TaskId task) {
   waiting_[task].asked = Clock::now();
-  std::uint32_t home = home_of(task.job);
+  std::uint32_t home = cache_.home(task.job);
   if (home == messenger_.self_id() || arriving(task)) return;  // an update or the state will come
   messenger_.send_to_node(home, LocationQuery{task});
 }

@@ -56,7 +56,7 @@ void MigrationService::on_command(const MigrateCommand& cmd) {
   if (ForwardingPointer* p = pointers_.find(cmd.task)) {
     return messenger_.send_to_node(p->dest, cmd);
   }
-  if (home_of(cmd.task.job) == self) {
+  if (cache_.home(cmd.task.job) == self) {
     auto loc = cache_.lookup(cmd.task);
     if (loc && loc->node != self) return messenger_.send_to_node(loc->node, cmd);
   }
@@ -226,7 +226,7 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason,
   ++counters_.migrations_out;
   counters_.bytes_moved += out.state_bytes;
   for (auto& h : held) router_.route(std::move(h.msg), h.from_node);
-  std::uint32_t home = home_of(task.job);
+  std::uint32_t home = cache_.home(task.job);
   if (home != messenger_.self_id()) ++counters_.location_updates;
   messenger_.send_to_node(home, LocationUpdate{task, dest, out.epoch});
   spdlog::info("migrated {} to node {}: {} bytes in {:.3f} s", task_name(task), dest,

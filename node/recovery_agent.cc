@@ -19,7 +19,7 @@ void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const Checkp
   const std::uint32_t buddy = hooks_.buddy();
   if (buddy == 0) {
     // Alone: the only copy is ours.
-    return messenger_.send_to_node(home_of(task.job),
+    return messenger_.send_to_node(locations_.home(task.job),
                                    CheckpointAck{task, generation, saved.step, self, 0});
   }
   messenger_.send_bulk_to_node(buddy, CheckpointCopy{task, generation, saved.step, self,
@@ -30,7 +30,7 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
   if (host_.knows_job(copy.task.job) && host_.generation(copy.task.job) > copy.generation) return;
   store_.put(copy.task, copy.step,
              std::make_shared<const std::vector<std::uint8_t>>(std::move(copy.state)));
-  messenger_.send_to_node(home_of(copy.task.job),
+  messenger_.send_to_node(locations_.home(copy.task.job),
                           CheckpointAck{copy.task, copy.generation, copy.step, from,
                                         messenger_.self_id()});
 }
@@ -85,6 +85,7 @@ Status RecoveryAgent::restore(const JobRollback& rollback) {
   hooks_.reset_job(rollback.job);
   if (auto st = host_.rollback(info, restore); !st) return st;
   locations_.set_job(rollback.job, rollback.placement, generation_epoch(rollback.generation));
+  locations_.set_home(rollback.job, rollback.root);
   if (rollback.from_start) {
     store_.drop_job(rollback.job);
   } else {

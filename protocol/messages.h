@@ -520,6 +520,7 @@ using WireMessage =
                  MigrateCommand, MigrationReport, TaskListRequest, TaskListReply, StatusRequest,
                  StatusReply, RunRequest, JobProgress, JobResult, JobFailed, MigrateRequest,
                  TasksRequest, TasksReply, BalanceRequest, JobNotice, CheckpointCopy,
-                 CheckpointAck, CheckpointCommit, JobRollback, RollbackReady, JobResume>;
+                 CheckpointAck, CheckpointCommit, JobRollback, RollbackReady, JobResume,
+                 JobRecord, JobAttach>;
 
 }  // namespace drift

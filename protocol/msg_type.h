@@ -44,6 +44,7 @@ enum class MsgType : std::uint16_t {
   kTasksRequest = 57,
   kTasksReply = 58,
   kJobNotice = 59,
+  kJobAttach = 66,
   // balancing (DESIGN.md §8)
   kBalanceRequest = 60,
   // checkpoints and recovery (DESIGN.md §9)
@@ -53,6 +54,7 @@ enum class MsgType : std::uint16_t {
   kJobRollback = 73,
   kRollbackReady = 74,
   kJobResume = 75,
+  kJobRecord = 76,
 };
 
 const char* to_string(MsgType t);

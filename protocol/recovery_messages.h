@@ -9,7 +9,9 @@
 // with every task acknowledged the root commits s (CheckpointCommit) and nodes drop older copies.
 // Recovery: JobRollback to every live node (drop the job's tasks, restore the listed ones from a
 // stored copy, not started) → RollbackReady → JobResume (start them) → the root resends step s's
-// reduction.
+// reduction. The root keeps its deputy (the next live node after it) up to date with a JobRecord;
+// if the root dies, the deputy becomes the root and rolls the job back itself, and the client,
+// having lost its connection, finds the new root with JobAttach.
 #pragma once
 
 #include <cstdint>
@@ -121,8 +123,51 @@ struct JobResume {
   }
 };
 
-enum class JobNoticeKind : std::uint8_t { kRecovered = 1, kRootChanged = 2 };
-inline constexpr std::uint8_t kJobNoticeKindMax = 2;
+// Root -> its deputy: what the deputy needs to take the job over if the root dies.
+struct JobRecord {
+  static constexpr MsgType kType = MsgType::kJobRecord;
+  std::uint64_t job = 0;
+  std::uint32_t root = 0;
+  JobSpec spec;
+  std::uint32_t generation = 0;
+  bool committed = false;         // a checkpoint is committed: the fields below describe it
+  std::uint64_t step = 0;
+  std::vector<double> values;
+  std::vector<std::uint32_t> primaries;  // by task index
+  std::vector<std::uint32_t> buddies;
+  std::uint64_t steps_done = 0;
+  std::uint32_t recoveries = 0;
+  std::uint64_t steps_recomputed = 0;
+  std::uint64_t migrations = 0;
+  double elapsed_s = 0;           // the job's age when this was sent
+  std::vector<double> step_s;
+
+  friend bool operator==(const JobRecord&, const JobRecord&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, root, spec, generation);
+    wire_bool(ar, committed);
+    ar(step, values, primaries, buddies, steps_done, recoveries, steps_recomputed, migrations,
+       elapsed_s, step_s);
+  }
+};
+
+// Client -> any daemon: I ran job `job` and lost its root; send me its progress from now on.
+// The job's root answers JobNotice kRootChanged and follows it; another node answers kNotHere,
+// naming the root it knows of (0: none).
+struct JobAttach {
+  static constexpr MsgType kType = MsgType::kJobAttach;
+  std::uint64_t job = 0;
+
+  friend bool operator==(const JobAttach&, const JobAttach&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+  }
+};
+
+enum class JobNoticeKind : std::uint8_t { kRecovered = 1, kRootChanged = 2, kNotHere = 3 };
+inline constexpr std::uint8_t kJobNoticeKindMax = 3;
 
 // Root -> the job's client: something happened to the job that the user should know.
 struct JobNotice {

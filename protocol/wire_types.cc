@@ -109,6 +109,10 @@ const char* to_string(MsgType t) {
       return "RollbackReady";
     case MsgType::kJobResume:
       return "JobResume";
+    case MsgType::kJobRecord:
+      return "JobRecord";
+    case MsgType::kJobAttach:
+      return "JobAttach";
   }
   return "unknown message type";
 }

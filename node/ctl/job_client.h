@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "node/ctl/client_connection.h"
+#include "node/ctl/job_reattach.h"
 #include "protocol/messages.h"
 
 namespace drift::ctl {
@@ -23,9 +24,12 @@ JobSpec job_spec(std::string app, std::uint32_t tasks, std::uint64_t steps,
                  std::map<std::string, std::string> params);
 
 // Waits at most until `deadline` (Clock::time_point::max(): as long as the job takes). Notices
-// (a recovery after a node failure) go to `on_notice`.
+// (a recovery after a node failure, a new root) go to `on_notice`. With `reattach`, losing the
+// job's root is not the end: the job is followed on to its new root (job_reattach.h), and
+// on_notice hears of the loss (kind kRootChanged, node 0) before the new root's notice.
 Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
                               const ProgressHandler& on_progress, Clock::time_point deadline,
-                              const NoticeHandler& on_notice = {});
+                              const NoticeHandler& on_notice = {},
+                              const Reattach* reattach = nullptr);
 
 }  // namespace drift::ctl

@@ -15,6 +15,7 @@
 #include "node/ctl/job_client.h"
 #include "node/ctl/job_report.h"
 #include "node/ctl/progress_bar.h"
+#include "node/ctl/status_query.h"
 #include "node/ctl/task_id_text.h"
 
 namespace po = boost::program_options;
@@ -127,14 +128,21 @@ Clock::time_point deadline_after(double seconds) {
 int run_on_cluster(const JobSpec& spec, const RunArgs& a, const ConnectOptions& connect) {
   auto connection = ClientConnection::open(connect);
   if (!connection) return report_failure(kExitConnection, connection.error());
+  // The members, so that the job can be followed to a new root if this one dies.
+  Reattach reattach{connect, {}};
+  if (auto members = query_status(**connection, connect.handshake_timeout)) {
+    for (const NodeStatus& n : members->nodes) reattach.members.push_back(n.member);
+  }
   ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
   auto end = run_job(
       **connection, spec, [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
-      deadline_after(a.timeout_s), [&](const JobNotice& n) {
+      deadline_after(a.timeout_s),
+      [&](const JobNotice& n) {
         bar.finish();
         std::fprintf(stderr, "driftctl: job %s: %s\n", format_job_id(n.job).c_str(),
                      n.text.c_str());
-      });
+      },
+      &reattach);
   bar.finish();
   if (!end) return report_failure(kExitConnection, end.error());
   if (auto* failed = std::get_if<JobFailed>(&*end)) {

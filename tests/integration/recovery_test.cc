@@ -1,7 +1,8 @@
 // Rollback recovery with real daemons and real SIGKILLs (DESIGN.md §9): a job that loses a node
 // hosting its tasks rolls back to its last committed checkpoint (or to its start when it has
 // none) on the survivors and ends with the serial reference's exact checksum; the client hears of
-// each recovery; at most one checkpoint interval of steps is done again.
+// each recovery; at most one checkpoint interval of steps is done again. When the root itself
+// dies, its deputy takes the job over and the client follows it there.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -51,23 +52,31 @@ class RecoveryTest : public ClusterTest {
 
   struct Run {
     JobResult result;
-    std::vector<JobNotice> notices;
+    std::vector<JobNotice> notices;       // recoveries
+    std::vector<JobNotice> root_changes;  // the client lost the root, found the new one
     std::vector<int> victims;
   };
   // Runs `spec` from node 1 and kills a task-hosting node when the job reports each of the
-  // steps in `kill_at` (a later kill waits until the previous recovery was announced).
-  Run run_with_kills(const JobSpec& spec, std::vector<std::uint64_t> kill_at) {
+  // steps in `kill_at` (a later kill waits until the previous recovery was announced); with
+  // `root`, the first kill is node 1, the job's root, and the client follows the job on.
+  Run run_with_kills(const JobSpec& spec, std::vector<std::uint64_t> kill_at, bool root = false) {
     Run run;
     auto connection = connect(1);
     EXPECT_NE(connection, nullptr);
     if (!connection) return run;
+    ctl::Reattach reattach{connect_options(1), {}};
+    auto members = ctl::query_status(*connection, 2s);
+    EXPECT_TRUE(members.is_ok()) << members.error();
+    if (members) {
+      for (const auto& n : members->nodes) reattach.members.push_back(n.member);
+    }
     std::set<int> dead;
     auto end = ctl::run_job(
         *connection, spec,
         [&](const JobProgress& p) {
           if (run.victims.size() >= kill_at.size() || p.step < kill_at[run.victims.size()]) return;
           if (run.notices.size() < run.victims.size()) return;  // the last one is not over yet
-          const int victim = find_victim(dead);
+          const int victim = root && run.victims.empty() ? 1 : find_victim(dead);
           ASSERT_NE(victim, 0) << "no node but the root reports tasks of the job";
           ASSERT_TRUE(cluster().kill(victim, SIGKILL).is_ok());
           dead.insert(victim);
@@ -77,8 +86,10 @@ class RecoveryTest : public ClusterTest {
         ctl::Clock::now() + 120s,
         [&](const JobNotice& n) {
           std::cout << "notice: " << n.text << "\n";
-          run.notices.push_back(n);
-        });
+          if (n.kind == JobNoticeKind::kRecovered) run.notices.push_back(n);
+          if (n.kind == JobNoticeKind::kRootChanged) run.root_changes.push_back(n);
+        },
+        &reattach);
     EXPECT_TRUE(end.is_ok()) << end.error();
     if (!end) return run;
     if (auto* failed = std::get_if<JobFailed>(&*end)) {
@@ -153,6 +164,20 @@ TEST_F(RecoveryTest, ParticlesSurviveAKilledWorker) {
   spec.runtime["checkpoint_ms"] = "0";
   const Run run = run_with_kills(spec, {50});
   expect_recovered(run, spec, 1, 15);
+}
+
+TEST_F(RecoveryTest, KilledRootIsReplacedByItsDeputy) {
+  start_cluster(4, /*slot=*/3);
+  wait_for_load_reports(1);
+  const JobSpec spec = heat2d(400, 20);
+  const Run run = run_with_kills(spec, {60}, /*root=*/true);
+  ASSERT_EQ(run.victims, std::vector<int>{1});
+  EXPECT_EQ(run.result.checksum, serial_checksum(spec));
+  EXPECT_EQ(run.result.recoveries, 1u);
+  ASSERT_EQ(run.root_changes.size(), 2u) << "lost the root, then found the new one";
+  EXPECT_EQ(run.root_changes[0].node, 0u);
+  EXPECT_EQ(run.root_changes[1].node, 2u) << "the deputy is the next node after the root";
+  for (int k = 2; k <= 4; ++k) EXPECT_EQ(fate_of(k), "running") << "node " << k;
 }
 
 TEST_F(RecoveryTest, TwoFailuresInARow) {

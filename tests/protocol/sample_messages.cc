@@ -124,6 +124,12 @@ std::vector<SampleMessage> build() {
       {"job_rollback_from_start", JobRollback{9, 1, 7, true, 0, heat_spec(), {7, 7}, {}}},
       {"rollback_ready", RollbackReady{9, 3, 8, false, "no copy of task 9:2 at step 240"}},
       {"job_resume", JobResume{9, 3}},
+      {"job_record", JobRecord{9, 7, heat_spec(), 2, true, 240, {0.5, -1.0}, {7, 8}, {8, 9}, 251, 1,
+                               10, 6, 12.5, {0.25, 0.125}}},
+      {"job_record_no_checkpoint",
+       JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
+      {"job_attach", JobAttach{0x700000001ULL}},
+      {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
   };
 }

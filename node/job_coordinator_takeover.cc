@@ -1,0 +1,120 @@
+// The deputy's side of a job (DESIGN.md §9), part of JobCoordinator: the root sends its deputy —
+// the next live node after it — a JobRecord at the start, at every committed checkpoint and
+// around every recovery. When the root dies, the deputy becomes the job's root: it rebuilds the
+// job from the record and rolls it back like any other failure, with itself as the root. The
+// client, whose connection died with the root, finds it with JobAttach.
+#include <spdlog/spdlog.h>
+
+#include "node/job_coordinator.h"
+
+namespace drift {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+void JobCoordinator::send_record(Job& job) {
+  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
+  job.deputy = deputy;
+  if (deputy == 0) return;
+  JobRecord r;
+  r.job = job.id;
+  r.root = messenger_.self_id();
+  r.spec = job.spec;
+  r.generation = job.generation;
+  if (const auto& c = job.checkpoints->committed()) {
+    r.committed = true;
+    r.step = c->step;
+    r.values = c->values;
+    for (const auto& copies : c->copies) {
+      r.primaries.push_back(copies.primary);
+      r.buddies.push_back(copies.buddy);
+    }
+  }
+  r.steps_done = job.steps_done;
+  r.recoveries = job.recoveries;
+  r.steps_recomputed = job.steps_recomputed;
+  r.migrations = job.migrations;
+  r.elapsed_s = std::chrono::duration<double>(Clock::now() - job.begin).count();
+  r.step_s = job.step_s;
+  messenger_.send_to_node(deputy, std::move(r));
+}
+
+void JobCoordinator::on_record(const JobRecord& record) {
+  if (jobs_.count(record.job)) return;  // we are its root now
+  auto it = records_.find(record.job);
+  if (it != records_.end() && it->second.generation > record.generation) return;
+  records_[record.job] = record;
+}
+
+void JobCoordinator::take_over(const JobRecord& record, std::uint32_t root,
+                               const std::string& name) {
+  records_.erase(record.job);
+  const Application* app = apps_.find(record.spec.app);
+  auto policy = checkpoint_policy(record.spec);
+  if (!app || !policy || record.spec.tasks == 0) {
+    spdlog::warn("job {:#x}: its root, node {} ({}), died and this deputy cannot run it", record.job,
+                 root, name);
+    return;
+  }
+  spdlog::warn("job {:#x}: its root, node {} ({}), died; this node, its deputy, takes it over",
+               record.job, root, name);
+  Job job;
+  job.id = record.job;
+  job.spec = record.spec;
+  job.app = app;
+  job.begin = Clock::now() - std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(record.elapsed_s));
+  job.results.resize(record.spec.tasks);
+  job.checkpoints.emplace(record.spec.tasks, *policy, Clock::now());
+  if (record.committed && record.primaries.size() == record.spec.tasks &&
+      record.buddies.size() == record.spec.tasks) {
+    JobCheckpoints::Committed c;
+    c.step = record.step;
+    c.values = record.values;
+    for (std::uint32_t t = 0; t < record.spec.tasks; ++t) {
+      c.copies.push_back({record.primaries[t], record.buddies[t]});
+    }
+    job.checkpoints->adopt(std::move(c));
+  }
+  job.generation = record.generation;
+  job.steps_done = record.steps_done;
+  job.recoveries = record.recoveries;
+  job.steps_recomputed = record.steps_recomputed;
+  job.migrations = record.migrations;
+  job.step_s = record.step_s;
+  job.started = true;
+  const std::uint64_t id = job.id;
+  jobs_.emplace(id, std::move(job));
+  recover(jobs_.at(id), root, name);
+}
+
+void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& attach) {
+  Job* job = find(attach.job);
+  if (!job) {
+    const std::uint32_t root = locations_.home(attach.job);
+    return reply(client, JobNotice{attach.job, JobNoticeKind::kNotHere,
+                                   root == messenger_.self_id() ? 0 : root, 0, 0, 0,
+                                   "node " + std::to_string(messenger_.self_id()) +
+                                       " is not the job's root"});
+  }
+  job->client = client;
+  spdlog::info("job {:#x}: a client attached", job->id);
+  reply(client, JobNotice{job->id, JobNoticeKind::kRootChanged, messenger_.self_id(),
+                          job->steps_done, 0, 0,
+                          "node " + std::to_string(messenger_.self_id()) +
+                              " is the job's root now"});
+}
+
+void JobCoordinator::abandon_all() {
+  for (auto& [id, job] : jobs_) {
+    reply(job.client, JobNotice{id, JobNoticeKind::kNotHere, job.deputy, 0, 0, 0,
+                                "node " + std::to_string(messenger_.self_id()) +
+                                    " was declared dead; the job goes on under its deputy"});
+    locations_.drop_job(id);
+  }
+  jobs_.clear();
+  records_.clear();
+}
+
+}  // namespace drift
