@@ -10,7 +10,23 @@ void LocationCache::set_job(std::uint64_t job, const std::vector<std::uint32_t>&
   }
 }
 
-void LocationCache::drop_job(std::uint64_t job) { jobs_.erase(job); }
+void LocationCache::drop_job(std::uint64_t job) {
+  jobs_.erase(job);
+  homes_.erase(job);
+}
+
+void LocationCache::set_home(std::uint64_t job, std::uint32_t node) {
+  if (node == home_of(job)) {
+    homes_.erase(job);
+  } else {
+    homes_[job] = node;
+  }
+}
+
+std::uint32_t LocationCache::home(std::uint64_t job) const {
+  auto it = homes_.find(job);
+  return it == homes_.end() ? home_of(job) : it->second;
+}
 
 bool LocationCache::update(TaskId task, std::uint32_t node, std::uint64_t epoch) {
   auto [it, inserted] = jobs_[task.job].try_emplace(task.index, Location{node, epoch});

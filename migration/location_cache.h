@@ -24,6 +24,10 @@ class LocationCache {
   void set_job(std::uint64_t job, const std::vector<std::uint32_t>& placement,
                std::uint64_t epoch = 0);
   void drop_job(std::uint64_t job);
+  // The job's home (its root) when it is no longer the node its id names: the root died and its
+  // deputy took the job over (DESIGN.md §9).
+  void set_home(std::uint64_t job, std::uint32_t node);
+  std::uint32_t home(std::uint64_t job) const;
   // True if the entry changed (the update was newer than what we knew).
   bool update(TaskId task, std::uint32_t node, std::uint64_t epoch);
   std::optional<Location> lookup(TaskId task) const;
@@ -32,10 +36,11 @@ class LocationCache {
 
  private:
   std::map<std::uint64_t, std::map<std::uint32_t, Location>> jobs_;
+  std::map<std::uint64_t, std::uint32_t> homes_;  // only those that moved
 };
 
 // The home of a task is its job's root node, encoded in the job id's upper 32 bits, so any node
-// can ask it without knowing the job.
+// can ask it without knowing the job (unless the root died: LocationCache::home).
 inline std::uint32_t home_of(std::uint64_t job) { return static_cast<std::uint32_t>(job >> 32); }
 
 // A task's epoch counts its moves within the job's generation (its rollbacks, DESIGN.md §9) in the
