@@ -132,7 +132,9 @@ TEST_F(PauseTest, ALongPauseIsDeathThenTheNodeFencesAndRejoins) {
   EXPECT_EQ(view_->log_lines(kVictim, "stopped 0 task(s)"), 0) << "it fenced no tasks";
   // Nobody else was declared dead: not by the others, not by the victim for its own pause.
   for (int k = 1; k <= kNodes; ++k) {
-    if (k != kVictim) EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
+    if (k != kVictim) {
+      EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
+    }
   }
   // It stays alive: every node lists every member alive a while later.
   const bool settled = poll_until(5s, 100ms, [&] {
