@@ -74,7 +74,11 @@ std::vector<KeySpec> key_specs() {
       {"membership.acceptable_pause_ms", "MS",
        "heartbeat delay tolerated before phi rises" + dflt(ms(d.acceptable_pause))},
       {"membership.suspect_timeout_ms", "MS",
-       "suspect -> dead without a heartbeat" + dflt(ms(d.suspect_timeout))},
+       "suspect -> dead without a heartbeat or a positive indirect probe" +
+           dflt(ms(d.suspect_timeout))},
+      {"membership.probe_helpers", "N",
+       "members asked to probe a suspect before it is declared dead; 0 = none" +
+           dflt(std::to_string(d.probe_helpers))},
       {"checkpoint.every_steps", "N",
        "jobs rooted here checkpoint every N steps, 0 = not by steps" +
            dflt(std::to_string(d.checkpoint.every_steps))},
@@ -572,6 +576,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .millis("membership.min_std_dev_ms", 1, kMinute, c.min_std_dev)
       .millis("membership.acceptable_pause_ms", 0, kTenMinutes, c.acceptable_pause)
       .millis("membership.suspect_timeout_ms", 1, kTenMinutes, c.suspect_timeout)
+      .whole("membership.probe_helpers", 0, 64, c.probe_helpers)
       .whole("checkpoint.every_steps", 0, kMaxU32, c.checkpoint.every_steps)
       .millis("checkpoint.interval_ms", 0, kTenMinutes * 6, c.checkpoint.interval)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)

@@ -37,7 +37,8 @@ struct NodeConfig {
   std::chrono::milliseconds heartbeat_interval{100};
   std::uint32_t group_size = 8;
   double phi_threshold = 8.0;
-  std::chrono::milliseconds min_std_dev{50}, acceptable_pause{200}, suspect_timeout{500};
+  std::chrono::milliseconds min_std_dev{50}, acceptable_pause{150}, suspect_timeout{400};
+  std::uint32_t probe_helpers = 3;  // members asked to probe a suspect; 0 = no indirect probes
   std::uint32_t max_frame_bytes = 8u << 20;
   std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
   std::string log_level = "info";

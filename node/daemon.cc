@@ -105,6 +105,23 @@ PhiAccrualDetector::Params detector_params(const NodeConfig& c) {
   return p;
 }
 
+// Indirect probes start one heartbeat into a suspicion and repeat three times per suspect
+// timeout, so a positive answer can arrive before the deadline; a helper answers from its own
+// heartbeats if it heard the suspect within two intervals; a round later than a heartbeat plus
+// the acceptable pause means our own loop stalled.
+MembershipService::Params membership_params(const NodeConfig& c) {
+  MembershipService::Params p;
+  p.heartbeat_interval = c.heartbeat_interval;
+  p.group_size = c.group_size;
+  p.gossip_entries = 8;
+  p.probes.helpers = c.probe_helpers;
+  p.probes.first_after = c.heartbeat_interval;
+  p.probes.every = std::max(c.heartbeat_interval, c.suspect_timeout / 3);
+  p.heard_recently = 2 * c.heartbeat_interval;
+  p.own_pause = c.heartbeat_interval + c.acceptable_pause;
+  return p;
+}
+
 BalancerService::Params balancer_params(const NodeConfig& c) {
   BalancerService::Params p;
   p.planner.strategy = c.balance.strategy;
@@ -131,8 +148,7 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
       transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
              config_.suspect_timeout, config_.group_size),
-      membership_(io_, transport_, table_,
-                  MembershipService::Params{config_.heartbeat_interval, config_.group_size, 8},
+      membership_(io_, transport_, table_, membership_params(config_),
                   [this] { return load_index(); }),
       host_(
           io_, pool_, apps_, [this](HandlerEffects&& e) { on_effects(std::move(e)); },
@@ -172,7 +188,7 @@ Status Daemon::start() {
   transport_.on_peer([this](const ConnectionPtr& c) { membership_.on_peer_hello(c->peer()); });
   transport_.on_chunk([this](const ConnectionPtr& c, const ChunkView& chunk) {
     if (c->peer().role != PeerRole::kNode) return c->close("refused: a client sent state");
-    if (!stale(c->peer())) migration_.on_chunk(chunk, c->peer().node_id);
+    if (!stale(c->peer())) migration_.on_chunk(chunk, c->peer().node_id);  // else dropped
   });
   transport_.on_connection_closed([this](const ConnectionPtr& c, const std::string&) {
     if (c->peer().role != PeerRole::kClient) return;
@@ -289,19 +305,19 @@ void Daemon::sweep() {
   });
 }
 
-// A node that restarted gets a new incarnation; traffic of the old one is dropped.
-bool Daemon::stale(const Hello& peer) const {
-  const Member* m = table_.find(peer.node_id);
-  if (!m) return false;
-  if (m->info.incarnation > peer.incarnation) return true;
-  return m->info.state == MemberState::kDead && m->info.incarnation == peer.incarnation;
+// Traffic of an identity (node, incarnation) that was declared dead is dropped, and the node is
+// told, so that it fences if it is still running (DESIGN.md §5).
+bool Daemon::stale(const Hello& peer) {
+  if (!table_.is_stale(peer.node_id, peer.incarnation)) return false;
+  membership_.on_stale_traffic(peer.node_id, peer.incarnation);
+  return true;
 }
 
 void Daemon::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
   if (conn->peer().role == PeerRole::kClient) return on_client_message(conn, std::move(msg));
   if (stale(conn->peer())) {
-    spdlog::debug("dropped {} from a stale incarnation of node {}", to_string(type_of(msg)),
-                  conn->peer().node_id);
+    spdlog::debug("dropped {} from node {} at incarnation {}, declared dead",
+                  to_string(type_of(msg)), conn->peer().node_id, conn->peer().incarnation);
     return;
   }
   on_node_message(conn->peer().node_id, std::move(msg));
@@ -314,6 +330,10 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
         if constexpr (std::is_same_v<T, Heartbeat>) {
           peer_counters_[m.from] = m.counters;
           membership_.on_heartbeat(m);
+        } else if constexpr (std::is_same_v<T, ProbeRequest>) {
+          membership_.on_probe_request(m, from);
+        } else if constexpr (std::is_same_v<T, ProbeAck>) {
+          membership_.on_probe_ack(m, from);
         } else if constexpr (std::is_same_v<T, TaskMessage>) {
           if (!ended_jobs_.contains(m.to.job)) router_.route(std::move(m), from);
         } else if constexpr (std::is_same_v<T, CreateTasks>) {
@@ -448,6 +468,31 @@ std::uint32_t Daemon::buddy() const {
   return first;
 }
 
+// We were declared dead: others act as if we were gone (they recover our tasks), so we must be.
+// Stops every hosted task and drops its state, then rejoins at the incarnation the member table
+// took: connections made from now on present it, and every old one is closed.
+void Daemon::fence(const std::string& reason) {
+  const std::vector<std::uint64_t> jobs = host_.jobs();
+  const std::size_t tasks = host_.task_count();
+  // The jobs go on elsewhere (rolled back by their roots, or by the deputies of those rooted
+  // here), and may be rolled back onto this node again once it has rejoined: they are dropped
+  // here, not ended.
+  for (std::uint64_t job : jobs) {
+    reset_job(job);
+    host_.end(job);
+    orphans_.erase(job);
+  }
+  recovery_.clear();
+  coordinator_.abandon_all();
+  const std::uint64_t old_incarnation = incarnation_;
+  incarnation_ = table_.self().incarnation;
+  transport_.set_incarnation(incarnation_);
+  const std::size_t closed = transport_.close_node_connections("fenced: rejoining");
+  spdlog::warn("FENCED: {} (this process started as incarnation {}): stopped {} task(s) of {} job(s) and dropped their "
+               "state, closed {} connection(s); rejoining as incarnation {}",
+               reason, old_incarnation, tasks, jobs.size(), closed, incarnation_);
+}
+
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {
   std::uint64_t id = (std::uint64_t{config_.node_id} << 32) | ++next_request_;
   migrate_requests_[id] = conn;
@@ -507,7 +552,11 @@ void Daemon::on_effects(HandlerEffects&& effects) {
 }
 
 void Daemon::on_transition(const MemberTransition& t) {
-  if (t.to != MemberState::kDead || t.node_id == config_.node_id) return;
+  if (t.node_id == config_.node_id) {
+    if (t.from == MemberState::kDead) fence("the cluster declared this node dead");
+    return;
+  }
+  if (t.to != MemberState::kDead) return;
   const Member* m = table_.find(t.node_id);
   std::string name = m ? m->info.name : "?";
   migration_.on_node_dead(t.node_id);

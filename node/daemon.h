@@ -64,7 +64,8 @@ class Daemon final : public Messenger {
   static Frame frame_of(WireMessage&& msg);
   static constexpr std::size_t kZeroCopyBytes = 64u << 10;
   void sweep();
-  bool stale(const Hello& peer) const;
+  bool stale(const Hello& peer);
+  void fence(const std::string& reason);
   LoadIndex load_index();
   double now_s() const;  // seconds since the daemon started
   StatusReply status();

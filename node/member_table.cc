@@ -30,7 +30,8 @@ MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
     : self_id_(self.node_id),
       detector_params_(detector),
       suspect_timeout_(suspect_timeout),
-      group_size_(group_size) {
+      group_size_(group_size),
+      identity_since_(self.incarnation) {
   self.state = MemberState::kAlive;
   Member& me = members_[self_id_];
   me.info = std::move(self);
@@ -56,9 +57,16 @@ std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoi
   return {t};
 }
 
-// Someone gossips about us. Only a claim that would beat our own entry needs an answer.
+// Someone gossips about us. Only a claim that would beat our own entry needs an answer, except
+// a death at any incarnation we held: someone acted on it (recovered our tasks), so we fence.
 std::vector<MemberTransition> MemberTable::refute(const MemberInfo& claim) {
   Member& me = self_entry();
+  if (claim.state == MemberState::kDead && claim.incarnation >= identity_since_) {
+    me.info.incarnation = std::max(claim.incarnation, me.info.incarnation) + 1;
+    identity_since_ = me.info.incarnation;
+    me.gossip_rounds_left = gossip_rounds();
+    return {{self_id_, MemberState::kDead, MemberState::kAlive, me.info.incarnation}};
+  }
   const bool accused =
       claim.state != MemberState::kAlive && claim.incarnation >= me.info.incarnation;
   if (!accused && claim.incarnation <= me.info.incarnation) return {};
@@ -72,6 +80,7 @@ std::vector<MemberTransition> MemberTable::learn(const MemberInfo& info, TimePoi
   Member& m = members_[info.node_id];
   m.info = info;
   if (info.state == MemberState::kSuspect) m.suspect_since = now;
+  if (info.state == MemberState::kDead) m.dead_incarnation = info.incarnation;
   m.gossip_rounds_left = gossip_rounds();
   refresh_monitoring(now);
   return {{info.node_id, info.state, info.state, info.incarnation, /*joined=*/true}};
@@ -83,7 +92,10 @@ MemberTransition MemberTable::change(Member& m, MemberState to, std::uint64_t in
   m.info.state = to;
   m.info.incarnation = incarnation;
   if (to == MemberState::kSuspect) m.suspect_since = now;
-  if (to == MemberState::kDead) m.detector.reset();
+  if (to == MemberState::kDead) {
+    m.detector.reset();
+    m.dead_incarnation = std::max(m.dead_incarnation.value_or(0), incarnation);
+  }
   m.gossip_rounds_left = gossip_rounds();
   return t;
 }
@@ -139,6 +151,54 @@ std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now) {
     return change(m, MemberState::kDead, m.info.incarnation, now);
   }
   return std::nullopt;
+}
+
+bool MemberTable::vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now) {
+  const auto it = members_.find(node_id);
+  if (it == members_.end() || node_id == self_id_) return false;
+  Member& m = it->second;
+  if (m.info.state != MemberState::kSuspect || incarnation < m.info.incarnation) return false;
+  m.suspect_since = now;
+  return true;
+}
+
+void MemberTable::resume_after_pause(TimePoint now) {
+  for (auto& [id, m] : members_) {
+    if (m.info.state == MemberState::kSuspect) m.suspect_since = now;
+    if (!m.detector) continue;
+    m.detector.emplace(detector_params_);
+    m.detector->heartbeat(now);
+    m.detector_awaits_heartbeat = true;
+  }
+}
+
+bool MemberTable::is_stale(std::uint32_t node_id, std::uint64_t incarnation) const {
+  const Member* m = find(node_id);
+  return m != nullptr && m->dead_incarnation && *m->dead_incarnation >= incarnation;
+}
+
+bool MemberTable::heard_within(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now,
+                               std::chrono::milliseconds window) const {
+  const Member* m = find(node_id);
+  if (m == nullptr || node_id == self_id_ || !m->heard) return false;
+  if (m->info.state == MemberState::kDead || m->info.incarnation < incarnation) return false;
+  return now - m->last_heartbeat <= window;
+}
+
+std::vector<const Member*> MemberTable::monitored_suspects() const {
+  std::vector<const Member*> out;
+  for (const auto& [id, m] : members_) {
+    if (m.monitored() && m.info.state == MemberState::kSuspect) out.push_back(&m);
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> MemberTable::alive_peers() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [id, m] : members_) {
+    if (id != self_id_ && m.info.state == MemberState::kAlive) out.push_back(id);
+  }
+  return out;
 }
 
 // Starts a detector for each member entering the local group (judged from now, with the

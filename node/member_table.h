@@ -24,16 +24,19 @@ struct Member {
   // Failure detection, only while the member is in our local group.
   std::optional<PhiAccrualDetector> detector;
   bool detector_awaits_heartbeat = false;  // started at monitoring time, no heartbeat since
-  TimePoint suspect_since{};
+  TimePoint suspect_since{};  // reset by a positive indirect probe (vouch)
   TimePoint last_heartbeat{};
+  // The highest incarnation at which this member was dead in our table: that identity never
+  // speaks again (is_stale), even after a higher incarnation revived the member.
+  std::optional<std::uint64_t> dead_incarnation;
   std::uint32_t gossip_rounds_left = 0;  // > 0: a recent change, sent before the rotating slice
 
   bool monitored() const { return detector.has_value(); }
 };
 
 // A change of one member's entry. from == to means only the incarnation changed (a restart or a
-// refutation). For ourselves, from == kDead means we were declared dead: the daemon must fence
-// (stop and drop its tasks) before gossiping the new incarnation.
+// refutation). For ourselves, from == kDead means we were declared dead at an incarnation this
+// process held: the daemon must fence (stop and drop its tasks) and rejoin at `incarnation`.
 struct MemberTransition {
   std::uint32_t node_id = 0;
   MemberState from = MemberState::kAlive;
@@ -56,8 +59,10 @@ class MemberTable {
 
   // A member learned from a handshake or from gossip. SWIM merge: a higher incarnation wins; at
   // equal incarnation dead > suspect > alive; so a dead (id, incarnation) never comes back alive.
-  // If someone claims we are suspect or dead at our incarnation or higher (or knows us at a higher
-  // one), we refute with incarnation = theirs + 1, returned as a transition to gossip.
+  // If someone claims we are suspect at our incarnation or higher (or knows us at a higher one),
+  // we refute with incarnation = theirs + 1, returned as a transition to gossip. A claim that we
+  // are dead at any incarnation this process held (since it started or last fenced) returns a
+  // transition from kDead: we must fence, and take incarnation max(theirs, ours) + 1.
   std::vector<MemberTransition> merge(const MemberInfo& info, TimePoint now);
 
   // A heartbeat from a known member. Dropped if the incarnation is older than known, if the
@@ -69,6 +74,30 @@ class MemberTable {
   // Advances failure detection for our local group: alive -> suspect when phi >= threshold,
   // suspect -> dead after suspect_timeout without a heartbeat. Call every heartbeat interval.
   std::vector<MemberTransition> tick(TimePoint now);
+
+  // A positive indirect probe: `node_id`, suspect at `incarnation` or older, was alive for
+  // someone just now, so its suspicion starts over (it is not declared dead at the old deadline).
+  // True if that changed anything.
+  bool vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now);
+
+  // Our own event loop did not run for a while (SIGSTOP, an overloaded machine): the silence we
+  // measured is ours, not theirs. Restarts every detector and suspicion clock from `now`.
+  void resume_after_pause(TimePoint now);
+
+  // Whether messages from (node_id, incarnation) must be dropped: that identity was declared
+  // dead. An older incarnation that was never declared dead is the same process before it
+  // refuted a suspicion, and stays valid.
+  bool is_stale(std::uint32_t node_id, std::uint64_t incarnation) const;
+
+  // Whether a heartbeat of `node_id` at `incarnation` or newer arrived within `window` of now
+  // (a helper's answer to an indirect probe without asking the suspect).
+  bool heard_within(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now,
+                    std::chrono::milliseconds window) const;
+
+  // Members of our local group that are suspect now (those we probe indirectly), and the alive
+  // members other than us (those who may help).
+  std::vector<const Member*> monitored_suspects() const;
+  std::vector<std::uint32_t> alive_peers() const;
 
   // Our local group: the nearest non-dead members around us on a ring ordered by node id,
   // ceil(group_size / 2) on each side (odd sizes round up so groups stay symmetric), or all of
@@ -100,6 +129,7 @@ class MemberTable {
   PhiAccrualDetector::Params detector_params_;
   std::chrono::milliseconds suspect_timeout_;
   std::size_t group_size_;
+  std::uint64_t identity_since_;  // our incarnation when this process started or last fenced
   std::map<std::uint32_t, Member> members_;  // including self
   std::uint32_t gossip_cursor_ = 0;          // last id sent in the rotating slice
 };

@@ -178,6 +178,21 @@ void Transport::forget(std::uint32_t node_id) {
   if (conn) conn->close("node " + std::to_string(node_id) + " forgotten");
 }
 
+std::size_t Transport::close_node_connections(const std::string& reason) {
+  for (auto& [id, link] : links_) {
+    if (link.retry) link.retry->cancel();
+  }
+  links_.clear();  // before closing, so that on_closed schedules no redial
+  std::size_t closed = 0;
+  auto all = connections_;
+  for (const auto& c : all) {
+    if (c->authenticated() && c->peer().role == PeerRole::kClient) continue;
+    c->close(reason);
+    ++closed;
+  }
+  return closed;
+}
+
 void Transport::shutdown() {
   stopping_ = true;
   std::error_code ignored;

@@ -50,6 +50,13 @@ class Transport : private ConnectionListener {
   void send(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk = false);
   // Drops the outgoing link to a node (declared dead) and anything queued for it.
   void forget(std::uint32_t node_id);
+  // Our incarnation changed (a refutation or a fence): connections made from now on present it.
+  void set_incarnation(std::uint64_t incarnation) { self_.incarnation = incarnation; }
+  std::uint64_t incarnation() const { return self_.incarnation; }
+  // After a fence: closes every connection to or from a node (and any not yet authenticated,
+  // which may carry our old Hello) and drops what was queued for nodes; client connections stay.
+  // Later sends dial again and present the current Hello. Returns how many were closed.
+  std::size_t close_node_connections(const std::string& reason);
   // Stops accepting and closes every connection; pending handlers then complete.
   void shutdown();
 

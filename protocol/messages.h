@@ -72,6 +72,51 @@ struct Heartbeat {
   }
 };
 
+// Indirect probe (SWIM ping-req, DESIGN.md §5). `origin` suspects `target` at `incarnation` and
+// asks a helper to check it; the helper, unless it heard a heartbeat from the target lately,
+// sends the same request on to the target, which answers from its running event loop (a stopped
+// process completes TCP connects but never answers). `probe` is the origin's round id.
+struct ProbeRequest {
+  static constexpr MsgType kType = MsgType::kProbeRequest;
+  std::uint64_t probe = 0;
+  std::uint32_t origin = 0;
+  std::uint32_t target = 0;
+  std::uint64_t incarnation = 0;
+
+  friend bool operator==(const ProbeRequest&, const ProbeRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(probe, origin, target, incarnation);
+  }
+};
+
+enum class ProbeEvidence : std::uint8_t {
+  kAnswered = 0,   // the target itself answered the probe
+  kHeartbeat = 1,  // the witness heard a heartbeat from the target lately
+};
+inline constexpr std::uint8_t kProbeEvidenceMax = 1;
+const char* to_string(ProbeEvidence e);
+
+// The positive answer to a ProbeRequest: the target at `incarnation` is alive for `witness`.
+// From the target to the helper, then from the helper (now the witness) to the origin. There is
+// no negative answer: silence until the suspect timeout means dead.
+struct ProbeAck {
+  static constexpr MsgType kType = MsgType::kProbeAck;
+  std::uint64_t probe = 0;
+  std::uint32_t origin = 0;
+  std::uint32_t target = 0;
+  std::uint64_t incarnation = 0;
+  std::uint32_t witness = 0;
+  ProbeEvidence evidence = ProbeEvidence::kAnswered;
+
+  friend bool operator==(const ProbeAck&, const ProbeAck&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(probe, origin, target, incarnation, witness);
+    wire_enum<kProbeEvidenceMax>(ar, evidence);
+  }
+};
+
 // One application message on the channel (from -> to). `seq` numbers the channel from 1 so the
 // receiver delivers in order, exactly once (DESIGN.md §6).
 struct TaskMessage {
@@ -514,13 +559,14 @@ struct BalanceRequest {
 };
 
 using WireMessage =
-    std::variant<Hello, HelloAuth, Heartbeat, TaskMessage, CreateTasks, TasksCreated, StartJob,
-                 ReductionContribution, ReductionResult, TaskFinished, JobEnd, MigrationOffer,
-                 MigrationAnswer, MigrationChunk, MigrationDone, LocationUpdate, LocationQuery,
-                 MigrateCommand, MigrationReport, TaskListRequest, TaskListReply, StatusRequest,
-                 StatusReply, RunRequest, JobProgress, JobResult, JobFailed, MigrateRequest,
-                 TasksRequest, TasksReply, BalanceRequest, JobNotice, CheckpointCopy,
-                 CheckpointAck, CheckpointCommit, JobRollback, RollbackReady, JobResume,
-                 JobRecord, JobAttach>;
+    std::variant<Hello, HelloAuth, Heartbeat, ProbeRequest, ProbeAck, TaskMessage, CreateTasks,
+                 TasksCreated, StartJob, ReductionContribution, ReductionResult, TaskFinished,
+                 JobEnd, MigrationOffer, MigrationAnswer, MigrationChunk, MigrationDone,
+                 LocationUpdate, LocationQuery, MigrateCommand, MigrationReport,
+                 TaskListRequest, TaskListReply, StatusRequest, StatusReply, RunRequest,
+                 JobProgress, JobResult, JobFailed, MigrateRequest, TasksRequest, TasksReply,
+                 BalanceRequest, JobNotice, CheckpointCopy, CheckpointAck, CheckpointCommit,
+                 JobRollback, RollbackReady, JobResume, JobRecord, JobAttach>;
+
 
 }  // namespace drift

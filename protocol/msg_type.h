@@ -12,6 +12,8 @@ enum class MsgType : std::uint16_t {
   kHelloAuth = 2,
   // membership and failure detection
   kHeartbeat = 10,
+  kProbeRequest = 11,
+  kProbeAck = 12,
   // task traffic
   kTaskMessage = 20,
   // job lifecycle between root and hosting nodes

@@ -31,6 +31,16 @@ const char* to_string(OwnerState s) {
   return "unknown owner state";
 }
 
+const char* to_string(ProbeEvidence e) {
+  switch (e) {
+    case ProbeEvidence::kAnswered:
+      return "answered";
+    case ProbeEvidence::kHeartbeat:
+      return "heartbeat";
+  }
+  return "unknown probe evidence";
+}
+
 const char* to_string(MsgType t) {
   switch (t) {
     case MsgType::kHello:
@@ -39,6 +49,10 @@ const char* to_string(MsgType t) {
       return "HelloAuth";
     case MsgType::kHeartbeat:
       return "Heartbeat";
+    case MsgType::kProbeRequest:
+      return "ProbeRequest";
+    case MsgType::kProbeAck:
+      return "ProbeAck";
     case MsgType::kTaskMessage:
       return "TaskMessage";
     case MsgType::kCreateTasks:

@@ -14,18 +14,21 @@ std::string describe_job(const JobSpec& spec) {
 
 Result<JobResult> run_checked_job(ctl::ClientConnection& connection, JobSpec spec,
                                   const ctl::ProgressHandler& on_progress,
-                                  std::chrono::milliseconds timeout) {
+                                  std::chrono::milliseconds timeout,
+                                  const ctl::NoticeHandler& on_notice) {
   const Application* app = builtin_apps().find(spec.app);
   if (!app) return Status::error("no application '" + spec.app + "' in this build");
   if (Status s = app->validate(spec); !s) return s;
   const std::string name = describe_job(spec);
-  auto end = ctl::run_job(connection, spec, on_progress, ctl::Clock::now() + timeout);
+  auto end = ctl::run_job(connection, spec, on_progress, ctl::Clock::now() + timeout, on_notice);
   if (!end) return Status::error(name + ": " + end.error());
   if (auto* failed = std::get_if<JobFailed>(&*end)) {
     return Status::error(name + ": the job failed: " + failed->reason);
   }
   JobResult result = std::get<JobResult>(std::move(*end));
-  auto serial = app->run_serial(spec);
+  JobSpec serial_spec = spec;
+  serial_spec.runtime.clear();  // drift's own options, not the application's
+  auto serial = app->run_serial(serial_spec);
   if (!serial) return Status::error(name + ": serial reference: " + serial.error());
   if (serial->checksum != result.checksum) {
     return Status::error(name + ": checksum " + result.checksum +

@@ -28,6 +28,7 @@ const char* const kAllKeys[] = {"node.id",
                                 "membership.min_std_dev_ms",
                                 "membership.acceptable_pause_ms",
                                 "membership.suspect_timeout_ms",
+                                "membership.probe_helpers",
                                 "net.max_frame_bytes",
                                 "net.reconnect_min_ms",
                                 "net.reconnect_max_ms",
@@ -130,6 +131,7 @@ TEST_F(ConfigTest, ReadsAGoodFile) {
       "min_std_dev_ms = 80\n"
       "acceptable_pause_ms = 300\n"
       "suspect_timeout_ms = 900\n"
+      "probe_helpers = 5\n"
       "[net]\n"
       "max_frame_bytes = 1048576\n"
       "reconnect_min_ms = 50\n"
@@ -158,6 +160,8 @@ TEST_F(ConfigTest, ReadsAGoodFile) {
   EXPECT_EQ(c.min_std_dev, milliseconds(80));
   EXPECT_EQ(c.acceptable_pause, milliseconds(300));
   EXPECT_EQ(c.suspect_timeout, milliseconds(900));
+  EXPECT_EQ(c.probe_helpers, 5u);
+  EXPECT_EQ(c.where("membership.probe_helpers"), at(23));
   EXPECT_EQ(c.max_frame_bytes, 1048576u);
   EXPECT_EQ(c.reconnect_min, milliseconds(50));
   EXPECT_EQ(c.reconnect_max, milliseconds(2000));
@@ -167,7 +171,7 @@ TEST_F(ConfigTest, ReadsAGoodFile) {
   EXPECT_EQ(c.where("node.id"), at(3));
   EXPECT_EQ(c.where("node.port"), at(6));
   EXPECT_EQ(c.where("cluster.seeds"), at(14));
-  EXPECT_EQ(c.where("log.file"), at(29));
+  EXPECT_EQ(c.where("log.file"), at(30));
 }
 
 TEST_F(ConfigTest, UnsetKeysKeepTheirDefaults) {
@@ -277,6 +281,8 @@ TEST_F(ConfigTest, BadNumbers) {
            {"membership.phi_threshold = 'high'", at(6), "not a number"});
   error_of(parse_file(std::string(kMinimal) + "[membership]\nheartbeat_ms = -5\n"),
            {"membership.heartbeat_ms = '-5'", at(6)});
+  error_of(parse_file(std::string(kMinimal) + "[membership]\nprobe_helpers = 65\n"),
+           {"membership.probe_helpers = '65'", at(6), "must be 0..64"});
   error_of(parse_file(kMinimal, {"--node.id=4294967296"}),
            {"node.id = '4294967296' (command line)", "1..4294967295"});
   error_of(parse_file(kMinimal, {"--node.capacity=-1"}), {"node.capacity = '-1'", ">= 0"});

@@ -120,8 +120,8 @@ TEST(MemberTableTest, IgnoresStaleOrHarmlessClaimsAboutUs) {
   MemberTable t = table(1);
   t.merge(info(1, 4, State::kSuspect), kT0);  // -> incarnation 5
   EXPECT_TRUE(t.merge(info(1, 4, State::kSuspect), kT0).empty());
-  EXPECT_TRUE(t.merge(info(1, 4, State::kDead), kT0).empty());
   EXPECT_TRUE(t.merge(info(1, 5, State::kAlive), kT0).empty());
+  EXPECT_TRUE(t.merge(info(1, 3, State::kAlive), kT0).empty());
   EXPECT_EQ(t.self().incarnation, 5u);
   // Someone knows us alive at a higher incarnation: we must outbid it or our heartbeats are
   // dropped.
