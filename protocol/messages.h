@@ -53,6 +53,9 @@ enum class MsgType : std::uint16_t {
   kTasksReply = 58,
   // balancing (DESIGN.md §8)
   kBalanceRequest = 60,
+  // testing only (driftctl fault run)
+  kFrameFaultsRequest = 62,
+  kFrameFaultsReply = 63,
 };
 
 enum class PeerRole : std::uint8_t { kNode = 0, kClient = 1 };
@@ -540,13 +543,42 @@ struct BalanceRequest {
   }
 };
 
+// Client -> daemon, testing only (driftctl fault run): the test-only faults applied to the
+// node-to-node frames this daemon sends, changed at run time. Refused unless the daemon was
+// started with test.hooks = true. All zero: frames go out untouched.
+struct FrameFaultsRequest {
+  static constexpr MsgType kType = MsgType::kFrameFaultsRequest;
+  double drop = 0;       // fraction of frames not sent, 0..1
+  double duplicate = 0;  // fraction of frames sent twice, 0..1
+  double delay_ms = 0;   // every frame held this long (order kept)
+
+  friend bool operator==(const FrameFaultsRequest&, const FrameFaultsRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(drop, duplicate, delay_ms);
+  }
+};
+
+struct FrameFaultsReply {
+  static constexpr MsgType kType = MsgType::kFrameFaultsReply;
+  bool applied = false;
+  std::string text;  // what is in force now, or why the request was refused
+
+  friend bool operator==(const FrameFaultsReply&, const FrameFaultsReply&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    wire_bool(ar, applied);
+    ar(text);
+  }
+};
+
 using WireMessage =
     std::variant<Hello, HelloAuth, Heartbeat, TaskMessage, CreateTasks, TasksCreated, StartJob,
                  ReductionContribution, ReductionResult, TaskFinished, JobEnd, MigrationOffer,
                  MigrationAnswer, MigrationChunk, MigrationDone, LocationUpdate, LocationQuery,
                  MigrateCommand, MigrationReport, TaskListRequest, TaskListReply, StatusRequest,
                  StatusReply, RunRequest, JobProgress, JobResult, JobFailed, MigrateRequest,
-                 TasksRequest, TasksReply, BalanceRequest>;
+                 TasksRequest, TasksReply, BalanceRequest, FrameFaultsRequest, FrameFaultsReply>;
 
 const char* to_string(MsgType t);
 

@@ -95,6 +95,10 @@ const char* to_string(MsgType t) {
       return "TasksReply";
     case MsgType::kBalanceRequest:
       return "BalanceRequest";
+    case MsgType::kFrameFaultsRequest:
+      return "FrameFaultsRequest";
+    case MsgType::kFrameFaultsReply:
+      return "FrameFaultsReply";
   }
   return "unknown message type";
 }

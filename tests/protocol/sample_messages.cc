@@ -112,6 +112,8 @@ std::vector<SampleMessage> build() {
                                {0.5, 2.25, -0.0},
                                4}},
       {"balance_request", BalanceRequest{4, 120.5, 80, 6.8}},
+      {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
+      {"frame_faults_reply", FrameFaultsReply{false, "refused: test.hooks is off"}},
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
   };
 }
