@@ -200,6 +200,14 @@ Status Daemon::start() {
                "{:.4g} load/s",
                to_string(config_.balance.capacity), to_string(config_.balance.sensing),
                config_.balance.capacity_ewma, to_string(config_.balance.strategy), capacity_);
+  if (config_.test.hooks) {
+    const FrameFaults::Settings s{config_.test.drop_frames, config_.test.duplicate_frames,
+                                  config_.test.delay_frames_ms};
+    transport_.set_frame_faults(s);
+    spdlog::warn("TEST HOOKS ON (test.* config keys): clients may inject frame faults; "
+                 "node-to-node frames now: {}. Never on a production cluster.",
+                 s.text());
+  }
   if (emulator_.enabled()) {
     spdlog::info("emulated machine: speed {}, {} work units/s at speed 1, {} external-load "
                  "ramp(s); load average = the emulated external load",
@@ -365,9 +373,28 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     on_migrate_request(conn, *migrate);
   } else if (std::holds_alternative<TasksRequest>(msg)) {
     on_tasks_request(conn);
+  } else if (auto* faults = std::get_if<FrameFaultsRequest>(&msg)) {
+    on_frame_faults(conn, *faults);
   } else {
     conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));
   }
+}
+
+// TESTING ONLY: the fault harness changes the frame faults mid-run; refused unless test.hooks.
+void Daemon::on_frame_faults(const ConnectionPtr& conn, const FrameFaultsRequest& req) {
+  const FrameFaults::Settings s{req.drop, req.duplicate, req.delay_ms};
+  const bool valid = req.drop >= 0 && req.drop <= 1 && req.duplicate >= 0 && req.duplicate <= 1 &&
+                     req.delay_ms >= 0 && req.delay_ms <= 60'000;
+  if (!config_.test.hooks || !valid) {
+    const std::string why = !valid ? "refused: frame faults out of range (" + s.text() + ")"
+                                   : "refused: test.hooks is off (" + config_.where("test.hooks") +
+                                         "); frame faults are for test clusters only";
+    spdlog::warn("client {}: {}", conn->describe(), why);
+    return conn->send(FrameFaultsReply{false, why});
+  }
+  transport_.set_frame_faults(s);
+  spdlog::warn("TEST HOOK: frame faults now {} (set by client {})", s.text(), conn->describe());
+  conn->send(FrameFaultsReply{true, s.text()});
 }
 
 void Daemon::on_create(const CreateTasks& req) {
@@ -457,6 +484,10 @@ void Daemon::on_effects(HandlerEffects&& effects) {
 }
 
 void Daemon::on_transition(const MemberTransition& t) {
+  if (t.node_id != config_.node_id && !t.joined && t.from != t.to) {  // for the fault harness's report
+    if (t.to == MemberState::kSuspect) ++counters_.suspicions;
+    if (t.to == MemberState::kDead) ++counters_.deaths_declared;
+  }
   if (t.to != MemberState::kDead || t.node_id == config_.node_id) return;
   const Member* m = table_.find(t.node_id);
   std::string name = m ? m->info.name : "?";
