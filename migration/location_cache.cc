@@ -2,9 +2,12 @@
 
 namespace drift {
 
-void LocationCache::set_job(std::uint64_t job, const std::vector<std::uint32_t>& placement) {
+void LocationCache::set_job(std::uint64_t job, const std::vector<std::uint32_t>& placement,
+                            std::uint64_t epoch) {
   auto& tasks = jobs_[job];
-  for (std::uint32_t i = 0; i < placement.size(); ++i) tasks.try_emplace(i, Location{placement[i], 0});
+  for (std::uint32_t i = 0; i < placement.size(); ++i) {
+    tasks.try_emplace(i, Location{placement[i], epoch});
+  }
 }
 
 void LocationCache::drop_job(std::uint64_t job) { jobs_.erase(job); }

@@ -19,8 +19,10 @@ struct Location {
 
 class LocationCache {
  public:
-  // The job's initial placement: task i on placement[i], epoch 0. Keeps newer entries.
-  void set_job(std::uint64_t job, const std::vector<std::uint32_t>& placement);
+  // The job's initial placement: task i on placement[i] at `epoch` (0 at the start; after a
+  // rollback, the new generation's first epoch, generation_epoch()). Keeps newer entries.
+  void set_job(std::uint64_t job, const std::vector<std::uint32_t>& placement,
+               std::uint64_t epoch = 0);
   void drop_job(std::uint64_t job);
   // True if the entry changed (the update was newer than what we knew).
   bool update(TaskId task, std::uint32_t node, std::uint64_t epoch);
@@ -35,5 +37,14 @@ class LocationCache {
 // The home of a task is its job's root node, encoded in the job id's upper 32 bits, so any node
 // can ask it without knowing the job.
 inline std::uint32_t home_of(std::uint64_t job) { return static_cast<std::uint32_t>(job >> 32); }
+
+// A task's epoch counts its moves within the job's generation (its rollbacks, DESIGN.md §9) in the
+// low 32 bits, the generation in the high ones: any move of a newer generation is newer.
+inline std::uint64_t generation_epoch(std::uint32_t generation) {
+  return std::uint64_t{generation} << 32;
+}
+inline std::uint32_t generation_of_epoch(std::uint64_t epoch) {
+  return static_cast<std::uint32_t>(epoch >> 32);
+}
 
 }  // namespace drift

@@ -38,6 +38,8 @@ class ChannelReceiver {
   // a duplicate).
   std::vector<TaskMessage> accept(TaskMessage msg);
 
+  // The seq the channel from `from` delivers next.
+  std::uint64_t next_expected(const TaskId& from) const { return expected(from); }
   std::size_t held() const;
   std::uint64_t duplicates() const { return duplicates_; }
 

@@ -75,6 +75,13 @@ std::vector<KeySpec> key_specs() {
        "heartbeat delay tolerated before phi rises" + dflt(ms(d.acceptable_pause))},
       {"membership.suspect_timeout_ms", "MS",
        "suspect -> dead without a heartbeat" + dflt(ms(d.suspect_timeout))},
+      {"checkpoint.every_steps", "N",
+       "jobs rooted here checkpoint every N steps, 0 = not by steps" +
+           dflt(std::to_string(d.checkpoint.every_steps))},
+      {"checkpoint.interval_ms", "MS",
+       "... and at the first step boundary this long after the last checkpoint, 0 = not by time; "
+       "both 0 = no checkpoints (a failure restarts the job)" +
+           dflt(ms(d.checkpoint.interval))},
       {"net.max_frame_bytes", "BYTES",
        "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
       {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(ms(d.reconnect_min))},
@@ -587,6 +594,8 @@ Status apply(const Sources& src, NodeConfig& c) {
       .millis("membership.min_std_dev_ms", 1, kMinute, c.min_std_dev)
       .millis("membership.acceptable_pause_ms", 0, kTenMinutes, c.acceptable_pause)
       .millis("membership.suspect_timeout_ms", 1, kTenMinutes, c.suspect_timeout)
+      .whole("checkpoint.every_steps", 0, kMaxU32, c.checkpoint.every_steps)
+      .millis("checkpoint.interval_ms", 0, kTenMinutes * 6, c.checkpoint.interval)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max);

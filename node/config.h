@@ -13,6 +13,7 @@
 #include "node/balance_settings.h"
 #include "node/emulation.h"
 #include "node/endpoint.h"
+#include "node/job_checkpoints.h"
 
 namespace drift {
 
@@ -53,6 +54,7 @@ struct NodeConfig {
   } test;
   EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
   BalanceSettings balance;    // [balance]
+  CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks
   std::string config_file;
   // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.
   std::map<std::string, std::string> origin;

@@ -147,7 +147,11 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
                  [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
       balancer_(io_, balancer_params(config_), *this, table_, meter_, host_, migration_,
                 locations_, partners_, counters_),
-      coordinator_(*this, apps_, locations_, [this] { return candidates(); }),
+      coordinator_(*this, apps_, locations_, [this] { return candidates(); },
+                   config_.checkpoint),
+      recovery_(*this, host_, locations_, apps_,
+                RecoveryAgent::Hooks{[this] { return buddy(); },
+                                     [this](std::uint64_t job) { reset_job(job); }}),
       task_lists_(io_),
       sweep_timer_(io_) {}
 
@@ -356,6 +360,23 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_task_failed(from, m);
         } else if constexpr (std::is_same_v<T, BalanceRequest>) {
           balancer_.on_request(m);
+        } else if constexpr (std::is_same_v<T, CheckpointCopy>) {
+          if (!ended_jobs_.contains(m.task.job)) recovery_.on_copy(std::move(m), from);
+        } else if constexpr (std::is_same_v<T, CheckpointAck>) {
+          coordinator_.on_checkpoint_ack(m);
+        } else if constexpr (std::is_same_v<T, CheckpointCommit>) {
+          recovery_.on_commit(m);
+        } else if constexpr (std::is_same_v<T, JobRollback>) {
+          if (ended_jobs_.contains(m.job)) {
+            send_to_node(m.root, RollbackReady{m.job, m.generation, config_.node_id, false,
+                                               "the job has ended here"});
+          } else {
+            recovery_.on_rollback(m);
+          }
+        } else if constexpr (std::is_same_v<T, RollbackReady>) {
+          coordinator_.on_rollback_ready(m);
+        } else if constexpr (std::is_same_v<T, JobResume>) {
+          recovery_.on_resume(m);
         } else {
           spdlog::warn("node {} sent a {}, which nodes do not send; ignored", from,
                        to_string(T::kType));
@@ -406,9 +427,11 @@ void Daemon::on_create(const CreateTasks& req) {
 // The root's reduction for the tasks it believes live here; tasks that moved are routed on.
 void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
   if (ended_jobs_.contains(r.job)) return;
+  if (host_.knows_job(r.job) && host_.generation(r.job) != r.generation) return;
   auto values = std::make_shared<const std::vector<std::uint8_t>>(encode_portable(r.values));
   for (std::uint32_t index : r.tasks) {
-    router_.route(reduction_message(TaskId{r.job, index}, r.step, values), from);
+    router_.route(
+        reduction_message(TaskId{r.job, index}, r.step, values, r.generation, r.checkpoint), from);
   }
 }
 
@@ -418,14 +441,30 @@ void Daemon::on_location_update(const LocationUpdate& u) {
 }
 
 void Daemon::on_job_end(std::uint64_t job) {
+  reset_job(job);
+  host_.end(job);
+  recovery_.drop_job(job);
+  ended_jobs_.add(job);
+}
+
+void Daemon::reset_job(std::uint64_t job) {
   for (TaskId t : host_.tasks()) {
     if (t.job == job) meter_.forget(t);
   }
-  host_.end(job);
   partners_.forget_job(job);
   router_.drop_job(job);
   migration_.drop_job(job);
-  ended_jobs_.add(job);
+}
+
+// The next live member after this node in id order, wrapping around; 0 when alone.
+std::uint32_t Daemon::buddy() const {
+  std::uint32_t first = 0;
+  for (const Member& m : table_.members()) {
+    if (m.info.state != MemberState::kAlive || m.info.node_id == config_.node_id) continue;
+    if (m.info.node_id > config_.node_id) return m.info.node_id;
+    if (first == 0) first = m.info.node_id;
+  }
+  return first;
 }
 
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {
@@ -474,6 +513,9 @@ void Daemon::on_effects(HandlerEffects&& effects) {
   for (auto& m : effects.sends) {
     partners_.record(effects.task, m.to);
     router_.route(std::move(m), config_.node_id);
+  }
+  if (effects.checkpoint) {
+    recovery_.on_saved(effects.task, effects.job->generation, *effects.checkpoint);
   }
   for (auto& c : effects.contributions) send_to_node(root, std::move(c));
   if (effects.finished) send_to_node(root, std::move(*effects.finished));

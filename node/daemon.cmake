@@ -3,6 +3,8 @@ add_library(drift_node
   daemon.cc
   balancer_service.cc
   job_coordinator.cc
+  job_coordinator_recovery.cc
+  recovery_agent.cc
   message_router.cc
   migration_service.cc
   task_list_query.cc

@@ -18,6 +18,7 @@
 #include "node/message_router.h"
 #include "node/messenger.h"
 #include "node/partner_book.h"
+#include "node/recovery_agent.h"
 #include "node/recent_set.h"
 #include "node/migration_service.h"
 #include "node/task_host.h"
@@ -52,6 +53,8 @@ class Daemon final : public Messenger {
   void on_reduction(const ReductionResult& r, std::uint32_t from);
   void on_location_update(const LocationUpdate& u);
   void on_job_end(std::uint64_t job);
+  void reset_job(std::uint64_t job);  // a rollback: forget the job's routing and moves here
+  std::uint32_t buddy() const;
   void on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req);
   void on_migration_report(const MigrationReport& report);
   void on_tasks_request(const ConnectionPtr& conn);
@@ -89,6 +92,7 @@ class Daemon final : public Messenger {
   PartnerBook partners_;  // who each hosted task talks to, for the balancer's locality term
   BalancerService balancer_;
   JobCoordinator coordinator_;
+  RecoveryAgent recovery_;
   TaskListQuery task_lists_;
   std::map<std::uint64_t, ConnectionPtr> migrate_requests_;
   RecentSet ended_jobs_{4096};  // so late state for an ended job is refused

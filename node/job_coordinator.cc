@@ -23,11 +23,13 @@ double combine(ReduceOp op, double a, double b) {
 }  // namespace
 
 JobCoordinator::JobCoordinator(Messenger& messenger, const AppRegistry& apps,
-                               LocationCache& locations, CandidateSource candidates)
+                               LocationCache& locations, CandidateSource candidates,
+                               CheckpointPolicy checkpoints)
     : messenger_(messenger),
       apps_(apps),
       locations_(locations),
-      candidates_(std::move(candidates)) {}
+      candidates_(std::move(candidates)),
+      checkpoint_policy_(checkpoints) {}
 
 std::uint64_t JobCoordinator::next_job_id() {
   // Unique across roots and restarts: node id, a random salt per process, a counter.
@@ -64,6 +66,8 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
                                             "': expected 'capacity' or 'even'"});
     }
   }
+  auto policy = checkpoint_policy(spec);
+  if (!policy) return reply(client, JobFailed{0, policy.error()});
   std::vector<std::uint32_t> placement = place_by_capacity(spec.tasks, nodes);
   if (placement.size() != spec.tasks) {
     return reply(client, JobFailed{0, "no live node with capacity to place the tasks on"});
@@ -76,6 +80,7 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   job.client = client;
   job.begin = std::chrono::steady_clock::now();
   job.results.resize(spec.tasks);
+  job.checkpoints.emplace(spec.tasks, *policy, job.begin);
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
   for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[placement[i]].push_back(i);
   for (const auto& [node, indices] : by_node) job.nodes.insert(node);
@@ -92,7 +97,7 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
 
 void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
   Job* job = find(msg.job);
-  if (!job) return;
+  if (!job || job->recovering || job->generation > 0) return;  // a rollback starts them
   if (!msg.ok) return fail(msg.job, "node " + std::to_string(msg.node) + " could not create "
                                         "its tasks: " + msg.error);
   job->created.insert(msg.node);
@@ -104,7 +109,7 @@ void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
 
 void JobCoordinator::on_contribution(const ReductionContribution& msg) {
   Job* job = find(msg.job);
-  if (!job || msg.task >= job->spec.tasks) return;
+  if (!job || msg.task >= job->spec.tasks || msg.generation != job->generation) return;
   StepReduction& step = job->steps[msg.step];
   if (step.by_task.empty()) step.by_task.resize(job->spec.tasks);
   if (step.by_task[msg.task]) return;  // one contribution per task and step
@@ -129,18 +134,20 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
   auto now = std::chrono::steady_clock::now();
   job.step_s.push_back(std::chrono::duration<double>(now - job.step_began).count());
   job.step_began = now;
-  send_reduction(job, step, values);
+  job.steps_done = std::max(job.steps_done, step + 1);
+  send_reduction(job, step, values, checkpoint_due(job, step, values));
   reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
   if (job.chaos_migrations > 0 && step + 1 < job.spec.steps) stir(job);
 }
 
 // One message per node, naming the tasks the home believes live there; nodes route on.
 void JobCoordinator::send_reduction(const Job& job, std::uint64_t step,
-                                    const std::vector<double>& values) {
+                                    const std::vector<double>& values, bool checkpoint) {
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
   for (const auto& [index, loc] : locations_.job(job.id)) by_node[loc.node].push_back(index);
   for (auto& [node, tasks] : by_node) {
-    messenger_.send_to_node(node, ReductionResult{job.id, step, values, std::move(tasks)});
+    messenger_.send_to_node(node, ReductionResult{job.id, step, values, std::move(tasks),
+                                                  job.generation, checkpoint});
   }
 }
 
@@ -164,12 +171,13 @@ void JobCoordinator::stir(const Job& job) {
 }
 
 // Several nodes may tell the home of the same move; the task's move count (epoch) says how many
-// moves are new.
+// moves are new. Moves of a generation that was rolled back no longer count.
 void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch) {
   Job* job = find(task.job);
-  if (!job) return;
+  if (!job || generation_of_epoch(epoch) != job->generation) return;
   job->nodes.insert(node);
   std::uint64_t& known = job->epochs[task.index];
+  known = std::max(known, generation_epoch(job->generation));
   if (epoch > known) {
     job->migrations += epoch - known;
     known = epoch;
@@ -178,7 +186,10 @@ void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node, std::uint64_
 
 void JobCoordinator::on_task_finished(const TaskFinished& msg) {
   Job* job = find(msg.job);
-  if (!job || msg.task >= job->spec.tasks || job->results[msg.task]) return;
+  if (!job || msg.task >= job->spec.tasks || job->results[msg.task] ||
+      msg.generation != job->generation) {
+    return;
+  }
   job->results[msg.task] = msg.result;
   if (++job->finished == job->spec.tasks) complete_job(*job);
 }
@@ -198,8 +209,10 @@ void JobCoordinator::complete_job(Job& job) {
   res.details = outcome->details;
   res.step_s = job.step_s;
   res.migrations = job.migrations;
-  spdlog::info("job {:#x} done in {:.3f} s, {} migrations: checksum {}", job.id, res.wall_s,
-               res.migrations, res.checksum);
+  res.recoveries = job.recoveries;
+  res.steps_recomputed = job.steps_recomputed;
+  spdlog::info("job {:#x} done in {:.3f} s, {} migrations, {} recoveries: checksum {}", job.id,
+               res.wall_s, res.migrations, res.recoveries, res.checksum);
   reply(job.client, res);
   end_everywhere(job, false, "done");
   locations_.drop_job(job.id);
@@ -209,22 +222,6 @@ void JobCoordinator::complete_job(Job& job) {
 void JobCoordinator::on_task_failed(std::uint32_t from_node, const JobFailed& msg) {
   if (!find(msg.job)) return;
   fail(msg.job, "on node " + std::to_string(from_node) + ": " + msg.reason);
-}
-
-void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name) {
-  std::vector<std::uint64_t> lost;
-  for (const auto& [id, job] : jobs_) {
-    for (const auto& [index, loc] : locations_.job(id)) {
-      if (loc.node == node_id) {
-        lost.push_back(id);
-        break;
-      }
-    }
-  }
-  for (std::uint64_t id : lost) {
-    fail(id, "node " + std::to_string(node_id) + " (" + name + ") hosting tasks of the job was "
-             "declared dead; recovering a job from a node failure is not supported yet");
-  }
 }
 
 void JobCoordinator::on_client_closed(const ConnectionPtr& client) {
@@ -248,9 +245,9 @@ void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
 // Every live node hears of the end, not only the hosts we know of: a task may be arriving at a
 // node the home has not heard about yet.
 void JobCoordinator::end_everywhere(const Job& job, bool failed, const std::string& reason) {
-  std::set<std::uint32_t> nodes = job.nodes;
-  for (const auto& c : candidates_()) nodes.insert(c.node_id);
-  for (std::uint32_t node : nodes) messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
+  for (std::uint32_t node : everyone(job)) {
+    messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
+  }
 }
 
 JobCoordinator::Job* JobCoordinator::find(std::uint64_t id) {

@@ -3,9 +3,11 @@
 // task-index order (so the values are the same for any placement) and sends it to each task at
 // the place the home's location cache knows, reports progress to the client, gathers the tasks'
 // results into the checksum, and ends the job on every node that ever hosted one of its tasks.
-// A job that loses a node hosting its tasks fails with a message naming it (recovery is later
-// work). With the runtime option chaos_migrations=N it moves N random tasks after every step,
-// a testing aid. Network thread only.
+// It checkpoints the job at step boundaries (job_coordinator_recovery.cc, DESIGN.md §9) and, when
+// a node that hosted its tasks dies, rolls every task back to the last committed checkpoint (or
+// to the start) on the live nodes and resumes, telling the client. With the runtime option
+// chaos_migrations=N it moves N random tasks after every step, a testing aid. Network thread
+// only.
 #pragma once
 
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "migration/location_cache.h"
+#include "node/job_checkpoints.h"
 #include "node/application.h"
 #include "node/messenger.h"
 #include "node/peer_connection.h"
@@ -36,7 +39,7 @@ class JobCoordinator {
   using CandidateSource = std::function<std::vector<PlacementCandidate>()>;
 
   JobCoordinator(Messenger& messenger, const AppRegistry& apps, LocationCache& locations,
-                 CandidateSource candidates);
+                 CandidateSource candidates, CheckpointPolicy checkpoints = {});
 
   void submit(RunRequest request, const ConnectionPtr& client);
   void on_tasks_created(const TasksCreated& msg);
@@ -44,6 +47,8 @@ class JobCoordinator {
   void on_task_finished(const TaskFinished& msg);
   void on_task_failed(std::uint32_t from_node, const JobFailed& msg);
   void on_node_dead(std::uint32_t node_id, const std::string& name);
+  void on_checkpoint_ack(const CheckpointAck& ack);
+  void on_rollback_ready(const RollbackReady& ready);
   // The home learned that a task of one of our jobs moved to `node`.
   void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
   void on_client_closed(const ConnectionPtr& client);
@@ -51,6 +56,15 @@ class JobCoordinator {
   std::size_t active_jobs() const { return jobs_.size(); }
 
  private:
+  // A rollback under way: nodes asked to roll back that have not said they are ready.
+  struct Recovery {
+    std::set<std::uint32_t> waiting;
+    std::uint32_t failed_node = 0;
+    std::string failed_name;
+    std::chrono::steady_clock::time_point declared;  // the failure was declared
+    bool from_start = true;
+    std::uint64_t step = 0;  // the committed checkpoint's step, unless from_start
+  };
   struct StepReduction {
     std::vector<std::optional<std::vector<double>>> by_task;
     std::uint32_t received = 0;
@@ -72,6 +86,13 @@ class JobCoordinator {
     std::map<std::uint32_t, std::uint64_t> epochs;      // highest move count heard per task
     std::uint64_t migrations = 0;
     std::uint32_t chaos_migrations = 0;
+    // Fault tolerance (job_coordinator_recovery.cc).
+    std::uint32_t generation = 0;
+    std::optional<JobCheckpoints> checkpoints;
+    std::optional<Recovery> recovering;
+    std::uint64_t steps_done = 0;  // most steps ever completed, for the steps recomputed
+    std::uint32_t recoveries = 0;
+    std::uint64_t steps_recomputed = 0;
   };
 
   std::uint64_t next_job_id();
@@ -80,14 +101,22 @@ class JobCoordinator {
   void fail(std::uint64_t job_id, const std::string& reason);
   void end_everywhere(const Job& job, bool failed, const std::string& reason);
   void reply(const ConnectionPtr& client, WireMessage msg);
-  void send_reduction(const Job& job, std::uint64_t step, const std::vector<double>& values);
+  void send_reduction(const Job& job, std::uint64_t step, const std::vector<double>& values,
+                      bool checkpoint = false);
   void stir(const Job& job);
   Job* find(std::uint64_t id);
+  // job_coordinator_recovery.cc
+  Result<CheckpointPolicy> checkpoint_policy(const JobSpec& spec) const;
+  bool checkpoint_due(Job& job, std::uint64_t step, const std::vector<double>& values);
+  void recover(Job& job, std::uint32_t failed, const std::string& name);
+  void resume(Job& job);
+  std::set<std::uint32_t> everyone(const Job& job) const;
 
   Messenger& messenger_;
   const AppRegistry& apps_;
   LocationCache& locations_;
   CandidateSource candidates_;
+  CheckpointPolicy checkpoint_policy_;
   std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
   std::map<std::uint64_t, Job> jobs_;
   std::uint64_t counter_ = 0;

@@ -132,7 +132,8 @@ void MigrationService::on_sized(TaskId task, std::uint64_t attempt, std::uint64_
                        info->spec,
                        bytes,
                        chunk_count(bytes, params_.chunk_bytes),
-                       out->basis};
+                       out->basis,
+                       info->generation};
   messenger_.send_to_node(out->cmd.dest, std::move(offer));
 }
 
@@ -238,6 +239,10 @@ std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer
                               " does not accept tasks (unavailable)";
   if (!apps_.find(offer.spec.app)) return "unknown application '" + offer.spec.app + "'";
   if (job_ended_(offer.task.job)) return "the job has ended";
+  if (host_.knows_job(offer.task.job) && host_.generation(offer.task.job) != offer.generation) {
+    return "the task is of generation " + std::to_string(offer.generation) + ", the job here of " +
+           std::to_string(host_.generation(offer.task.job)) + " (it rolled back)";
+  }
   if (host_.hosts(offer.task)) return "the task already lives here";
   if (incoming_.count(offer.task)) return "the task is already arriving";
   if (offer.basis.balance && balance_check_) {
@@ -306,6 +311,7 @@ Result<std::shared_ptr<const JobInfo>> MigrationService::job_for(
   auto made = std::make_shared<JobInfo>();
   made->id = offer.task.job;
   made->root = offer.root;
+  made->generation = offer.generation;
   made->spec = offer.spec;
   made->app = apps_.find(offer.spec.app);
   if (auto st = made->app->validate(made->spec); !st) return st;

@@ -22,6 +22,7 @@ void TaskContext::send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> p
   msg.to = to;
   msg.seq = slot_.sender.next(to);
   msg.tag = tag;
+  msg.generation = slot_.job->generation;
   msg.payload = std::move(payload);
   effects_.sends.push_back(std::move(msg));
 }
@@ -32,6 +33,7 @@ void TaskContext::contribute(std::uint64_t step, std::vector<double> values) {
   c.task = slot_.id.index;
   c.step = step;
   c.values = std::move(values);
+  c.generation = slot_.job->generation;
   effects_.contributions.push_back(std::move(c));
 }
 
@@ -46,6 +48,7 @@ void TaskContext::finish(std::vector<std::uint8_t> result) {
   f.job = slot_.id.job;
   f.task = slot_.id.index;
   f.result = std::move(result);
+  f.generation = slot_.job->generation;
   effects_.finished = std::move(f);
 }
 

@@ -14,6 +14,12 @@
 
 namespace drift {
 
+// A task's state saved just before it took a checkpointed step's reduction (DESIGN.md §9).
+struct CheckpointState {
+  std::uint64_t step = 0;
+  std::shared_ptr<const std::vector<std::uint8_t>> state;
+};
+
 struct HandlerEffects {
   TaskId task;
   std::shared_ptr<const JobInfo> job;
@@ -21,6 +27,7 @@ struct HandlerEffects {
   std::vector<ReductionContribution> contributions;
   std::optional<TaskFinished> finished;
   std::optional<std::string> error;  // the handler threw
+  std::optional<CheckpointState> checkpoint;
   double load = 0;
   double busy_seconds = 0;
   double work_units = 0;

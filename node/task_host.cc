@@ -6,18 +6,21 @@
 #include <chrono>
 #include <exception>
 
+#include "migration/location_cache.h"
 #include "migration/state_writer.h"
 #include "protocol/archives.h"
 
 namespace drift {
 
 TaskMessage reduction_message(TaskId to, std::uint64_t step,
-                              const std::shared_ptr<const std::vector<std::uint8_t>>& values) {
+                              const std::shared_ptr<const std::vector<std::uint8_t>>& values,
+                              std::uint32_t generation, bool checkpoint) {
   TaskMessage m;
   m.from = TaskId{to.job, kRootSender};
   m.to = to;
   m.seq = step + 1;
-  m.tag = kReducedTag;
+  m.tag = checkpoint ? kCheckpointTag : kReducedTag;
+  m.generation = generation;
   m.payload = *values;
   return m;
 }
@@ -73,6 +76,11 @@ void TaskHost::start(std::uint64_t job) {
 bool TaskHost::deliver(TaskMessage&& msg, std::uint32_t from_node) {
   auto slot = find(msg.to);
   if (!slot) return false;
+  if (msg.generation != slot->job->generation) {
+    spdlog::debug("dropped a message for task {}:{} of generation {} (the task's is {})",
+                  msg.to.job, msg.to.index, msg.generation, slot->job->generation);
+    return true;
+  }
   if (slot->frozen) {
     slot->held.push_back(HeldMessage{std::move(msg), from_node});
     return true;
@@ -84,6 +92,13 @@ bool TaskHost::deliver(TaskMessage&& msg, std::uint32_t from_node) {
 void TaskHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg) {
   auto shared = std::make_shared<TaskMessage>(std::move(msg));
   run(slot, [shared](TaskSlot& s, TaskContext& ctx) {
+    // A checkpointed reduction: the state is saved before the task takes it, so after a rollback
+    // the root's resent reduction is the next message on its channel. It is always the next one
+    // (every task contributed to its step, so each took the previous reduction).
+    if (shared->tag == kCheckpointTag && shared->from.index == kRootSender &&
+        s.receiver.next_expected(shared->from) == shared->seq) {
+      ctx.effects().checkpoint = CheckpointState{shared->seq - 1, save(s)};
+    }
     for (auto& m : s.receiver.accept(std::move(*shared))) {
       if (s.finished) break;
       if (m.from.index == kRootSender) {
@@ -112,6 +127,7 @@ void TaskHost::end(std::uint64_t job) {
 Status TaskHost::freeze(TaskId task) {
   auto slot = find(task);
   if (!slot) return Status::error("task does not live here");
+  if (!jobs_.at(task.job).started) return Status::error("the job is not running here yet");
   if (slot->frozen) return Status::error("task is already migrating");
   if (slot->finished) return Status::error("task has finished");
   slot->frozen = true;
@@ -163,6 +179,48 @@ Status TaskHost::write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>&
   } catch (const std::exception& e) {
     return Status::error(std::string("saving the task's state failed: ") + e.what());
   }
+}
+
+std::shared_ptr<const std::vector<std::uint8_t>> TaskHost::save(TaskSlot& slot) {
+  PortableOutputArchive ar;
+  slot.task->save_state(ar);
+  ar(slot.receiver, slot.sender);
+  return std::make_shared<const std::vector<std::uint8_t>>(std::move(ar).take_bytes());
+}
+
+Status TaskHost::rollback(std::shared_ptr<const JobInfo> info,
+                          const std::vector<std::pair<std::uint32_t, SavedState>>& tasks) {
+  HostedJob hosted;
+  hosted.info = info;
+  for (const auto& [index, state] : tasks) {
+    const TaskId id{info->id, index};
+    if (index >= info->spec.tasks) {
+      return Status::error("task index " + std::to_string(index) + " outside the job's " +
+                           std::to_string(info->spec.tasks) + " tasks");
+    }
+    Result<std::shared_ptr<TaskSlot>> slot = Status::error("");
+    if (state) {
+      slot = restore(info, id, std::span<const std::uint8_t>(*state));
+    } else if (auto task = info->app->create_task(info->spec, index)) {
+      slot = std::make_shared<TaskSlot>(id, info, std::move(task), pool_);
+    } else {
+      slot = Status::error(info->spec.app + " made no task for index " + std::to_string(index));
+    }
+    if (!slot) return Status::error("task " + std::to_string(index) + ": " + slot.error());
+    hosted.tasks.emplace(index, std::move(slot).value());
+  }
+  end(info->id);
+  for (const auto& [index, slot] : hosted.tasks) {
+    slot->epoch = generation_epoch(info->generation);
+    loads_[slot->id] = slot->task->load();
+  }
+  jobs_.emplace(info->id, std::move(hosted));
+  return Status::ok();
+}
+
+std::uint32_t TaskHost::generation(std::uint64_t job) const {
+  auto it = jobs_.find(job);
+  return it == jobs_.end() ? 0 : it->second.info->generation;
 }
 
 std::vector<HeldMessage> TaskHost::release(TaskId task) {
@@ -241,6 +299,9 @@ void TaskHost::on_loaded(std::uint64_t id) {
   const TaskId task = pending.task;
   if (!slot) return pending.done(slot.status());
   if (find(task)) return pending.done(Status::error("task already lives here"));
+  if (generation(task.job) != pending.job->generation && knows_job(task.job)) {
+    return pending.done(Status::error("the job rolled back while the task was on its way"));
+  }
   std::shared_ptr<TaskSlot> s = std::move(slot).value();
   s->epoch = pending.epoch;
   HostedJob& hosted = jobs_[task.job];
@@ -326,6 +387,7 @@ void TaskHost::absorb(HandlerEffects&& effects) {
   if (!effects.task.job) return;  // the handler did not run
   auto it = jobs_.find(effects.task.job);
   if (it == jobs_.end()) return;  // the job ended while the handler ran
+  if (it->second.info->generation != effects.job->generation) return;  // it rolled back
   if (it->second.tasks.count(effects.task.index)) loads_[effects.task] = effects.load;
   busy_seconds_ += effects.busy_seconds;
   work_units_ += effects.work_units;

@@ -5,7 +5,9 @@
 // from the root (sender index kRootSender, seq = step + 1), so they are ordered, deduplicated and
 // forwarded like any other message. For migration a task can be frozen after its current
 // handler, captured as bytes, then released (it moved) or resumed (the move failed); the
-// destination installs the bytes.
+// destination installs the bytes. A reduction marked as a checkpoint makes the task save its
+// state just before taking it (DESIGN.md §9); a rollback replaces the job's tasks here with ones
+// restored from saved states, and from then on only messages of the new generation reach them.
 #pragma once
 
 #include <asio.hpp>
@@ -32,10 +34,12 @@ namespace drift {
 
 inline constexpr std::uint32_t kRootSender = 0xffffffffu;
 inline constexpr std::uint32_t kReducedTag = 0xffffffffu;
+inline constexpr std::uint32_t kCheckpointTag = 0xfffffffeu;  // a reduction to checkpoint before
 
 // The reduction of `step` as a message to `to` on the root's virtual channel.
 TaskMessage reduction_message(TaskId to, std::uint64_t step,
-                              const std::shared_ptr<const std::vector<std::uint8_t>>& values);
+                              const std::shared_ptr<const std::vector<std::uint8_t>>& values,
+                              std::uint32_t generation = 0, bool checkpoint = false);
 
 class TaskHost {
  public:
@@ -52,8 +56,18 @@ class TaskHost {
   Status create(const CreateTasks& req);
   void start(std::uint64_t job);
   // False if the task does not live here (it may have moved). `from_node` is the node the
-  // message came from; it is kept with messages held while the task is frozen.
+  // message came from; it is kept with messages held while the task is frozen. A message of
+  // another generation than the task's is dropped (true: it was dealt with).
   bool deliver(TaskMessage&& msg, std::uint32_t from_node);
+  // Recovery: drops the job's tasks here (handlers still running finish, their effects are
+  // ignored) and puts in their place the tasks of `info` (its new generation) listed in
+  // `tasks`, each loaded from its saved state, or made afresh when the state is null. They
+  // start with start(job). Nothing changes if one does not load.
+  using SavedState = std::shared_ptr<const std::vector<std::uint8_t>>;
+  Status rollback(std::shared_ptr<const JobInfo> info,
+                  const std::vector<std::pair<std::uint32_t, SavedState>>& tasks);
+  // The job's generation here (0 if unknown).
+  std::uint32_t generation(std::uint64_t job) const;
   // Drops the job's tasks; handlers still running finish, their effects are ignored.
   void end(std::uint64_t job);
 
@@ -137,6 +151,7 @@ class TaskHost {
                               InstallDone done);
   void on_loaded(std::uint64_t id);
   Status write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>& sink);
+  static std::shared_ptr<const std::vector<std::uint8_t>> save(TaskSlot& slot);
   static HandlerEffects execute(TaskSlot& slot, const Handler& handler, const Emulator* emulator);
   bool may_run_inline(const TaskSlot& slot) const;
   void post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg);

@@ -25,6 +25,7 @@ struct HeldMessage {
 struct JobInfo {
   std::uint64_t id = 0;
   std::uint32_t root = 0;
+  std::uint32_t generation = 0;  // rollbacks so far (DESIGN.md §9); stamped on what tasks send
   JobSpec spec;
   const Application* app = nullptr;
 };

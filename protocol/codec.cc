@@ -120,7 +120,8 @@ Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body) {
 
 Result<TaskMessage> decode_task_message_head(std::span<const std::uint8_t> head,
                                              std::uint64_t body_length) {
-  static_assert(kTaskMessageHead == 1 + 12 + 12 + 8 + 4 + 8, "flag, from, to, seq, tag, length");
+  static_assert(kTaskMessageHead == 1 + 12 + 12 + 8 + 4 + 4 + 8,
+                "flag, from, to, seq, tag, generation, length");
   if (head.size() != kTaskMessageHead || body_length < kTaskMessageHead) {
     return Status::error("bad TaskMessage body: " + detail::byte_count(body_length) +
                          " is shorter than its " + std::to_string(kTaskMessageHead) + "-byte head");
@@ -129,7 +130,7 @@ Result<TaskMessage> decode_task_message_head(std::span<const std::uint8_t> head,
     BoundedInputArchive ar(head);
     TaskMessage msg;
     std::uint64_t length = 0;
-    ar(msg.from, msg.to, msg.seq, msg.tag, length);
+    ar(msg.from, msg.to, msg.seq, msg.tag, msg.generation, length);
     if (length != body_length - kTaskMessageHead) {
       return Status::error("bad TaskMessage body: payload length " + std::to_string(length) +
                            " at offset " + std::to_string(kTaskMessageHead - 8) + " but " +

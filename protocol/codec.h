@@ -49,7 +49,7 @@ Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body);
 // then the payload. decode_task_message_head() decodes the first part of a body of
 // `body_length` bytes and checks that the payload's length is exactly the rest of the body, as
 // decode_body() would; the payload is left empty for the caller to fill.
-inline constexpr std::size_t kTaskMessageHead = 45;
+inline constexpr std::size_t kTaskMessageHead = 49;
 Result<TaskMessage> decode_task_message_head(std::span<const std::uint8_t> head,
                                              std::uint64_t body_length);
 // A complete frame: header checks (magic, version, max_body) then the body.

@@ -1,6 +1,7 @@
-// Every message drift sends, with its wire type number. Bodies are Cereal portable binary,
-// little-endian (codec.h). Adding a message: give it a new MsgType, a kType member, and a golden
-// vector in tests/protocol/golden_test.cc.
+// Every message drift sends (those of checkpoints and recovery in recovery_messages.h); their wire
+// type numbers are in msg_type.h. Bodies are Cereal portable binary, little-endian (codec.h).
+// Adding a message: give it a new MsgType, a kType member, a place in WireMessage, and a golden
+// vector in tests/protocol/sample_messages.cc.
 #pragma once
 
 #include <array>
@@ -10,53 +11,11 @@
 #include <variant>
 #include <vector>
 
+#include "protocol/msg_type.h"
+#include "protocol/recovery_messages.h"
 #include "protocol/wire_types.h"
 
 namespace drift {
-
-enum class MsgType : std::uint16_t {
-  // handshake (DESIGN.md §4)
-  kHello = 1,
-  kHelloAuth = 2,
-  // membership and failure detection
-  kHeartbeat = 10,
-  // task traffic
-  kTaskMessage = 20,
-  // job lifecycle between root and hosting nodes
-  kCreateTasks = 30,
-  kTasksCreated = 31,
-  kStartJob = 32,
-  kReductionContribution = 33,
-  kReductionResult = 34,
-  kTaskFinished = 35,
-  kJobEnd = 36,
-  // migration and location (DESIGN.md §7)
-  kMigrationOffer = 40,
-  kMigrationAnswer = 41,
-  kMigrationChunk = 42,
-  kMigrationDone = 43,
-  kLocationUpdate = 44,
-  kLocationQuery = 45,
-  kMigrateCommand = 46,
-  kMigrationReport = 47,
-  kTaskListRequest = 48,
-  kTaskListReply = 49,
-  // client (driftctl) <-> daemon
-  kStatusRequest = 50,
-  kStatusReply = 51,
-  kRunRequest = 52,
-  kJobProgress = 53,
-  kJobResult = 54,
-  kJobFailed = 55,
-  kMigrateRequest = 56,
-  kTasksRequest = 57,
-  kTasksReply = 58,
-  // balancing (DESIGN.md §8)
-  kBalanceRequest = 60,
-  // testing only (driftctl fault run)
-  kFrameFaultsRequest = 62,
-  kFrameFaultsReply = 63,
-};
 
 enum class PeerRole : std::uint8_t { kNode = 0, kClient = 1 };
 inline constexpr std::uint8_t kPeerRoleMax = 1;
@@ -121,12 +80,13 @@ struct TaskMessage {
   TaskId to;
   std::uint64_t seq = 0;
   std::uint32_t tag = 0;
+  std::uint32_t generation = 0;  // the job's recovery generation; older ones are dropped
   std::vector<std::uint8_t> payload;
 
   friend bool operator==(const TaskMessage&, const TaskMessage&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(from, to, seq, tag, payload);
+    ar(from, to, seq, tag, generation, payload);
   }
 };
 
@@ -179,27 +139,32 @@ struct ReductionContribution {
   std::uint32_t task = 0;
   std::uint64_t step = 0;
   std::vector<double> values;
+  std::uint32_t generation = 0;
 
   friend bool operator==(const ReductionContribution&, const ReductionContribution&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job, task, step, values);
+    ar(job, task, step, values, generation);
   }
 };
 
 // Root -> a node: the combined values of `step`, for the listed tasks, which the root believes
-// live there; a node routes each on (DESIGN.md §7) if the task has moved.
+// live there; a node routes each on (DESIGN.md §7) if the task has moved. `checkpoint`: each task
+// saves its state just before it takes these values (DESIGN.md §9).
 struct ReductionResult {
   static constexpr MsgType kType = MsgType::kReductionResult;
   std::uint64_t job = 0;
   std::uint64_t step = 0;
   std::vector<double> values;
   std::vector<std::uint32_t> tasks;
+  std::uint32_t generation = 0;
+  bool checkpoint = false;
 
   friend bool operator==(const ReductionResult&, const ReductionResult&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job, step, values, tasks);
+    ar(job, step, values, tasks, generation);
+    wire_bool(ar, checkpoint);
   }
 };
 
@@ -208,11 +173,12 @@ struct TaskFinished {
   std::uint64_t job = 0;
   std::uint32_t task = 0;
   std::vector<std::uint8_t> result;
+  std::uint32_t generation = 0;
 
   friend bool operator==(const TaskFinished&, const TaskFinished&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job, task, result);
+    ar(job, task, result, generation);
   }
 };
 
@@ -242,11 +208,12 @@ struct MigrationOffer {
   std::uint64_t state_bytes = 0;
   std::uint32_t chunks = 0;
   BalanceBasis basis;
+  std::uint32_t generation = 0;  // the job's recovery generation the task belongs to
 
   friend bool operator==(const MigrationOffer&, const MigrationOffer&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(task, epoch, root, spec, state_bytes, chunks, basis);
+    ar(task, epoch, root, spec, state_bytes, chunks, basis, generation);
   }
 };
 
@@ -471,11 +438,14 @@ struct JobResult {
   std::map<std::string, std::string> details;
   std::vector<double> step_s;       // wall seconds of each step, measured at the root
   std::uint64_t migrations = 0;     // task moves the home heard of
+  std::uint32_t recoveries = 0;     // rollbacks after a node failure
+  std::uint64_t steps_recomputed = 0;  // steps done twice because of them
 
   friend bool operator==(const JobResult&, const JobResult&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job, app, checksum, steps, tasks, wall_s, details, step_s, migrations);
+    ar(job, app, checksum, steps, tasks, wall_s, details, step_s, migrations, recoveries,
+       steps_recomputed);
   }
 };
 
@@ -578,8 +548,8 @@ using WireMessage =
                  MigrationAnswer, MigrationChunk, MigrationDone, LocationUpdate, LocationQuery,
                  MigrateCommand, MigrationReport, TaskListRequest, TaskListReply, StatusRequest,
                  StatusReply, RunRequest, JobProgress, JobResult, JobFailed, MigrateRequest,
-                 TasksRequest, TasksReply, BalanceRequest, FrameFaultsRequest, FrameFaultsReply>;
-
-const char* to_string(MsgType t);
+                 TasksRequest, TasksReply, BalanceRequest, JobNotice, CheckpointCopy,
+                 CheckpointAck, CheckpointCommit, JobRollback, RollbackReady, JobResume,
+                 FrameFaultsRequest, FrameFaultsReply>;
 
 }  // namespace drift

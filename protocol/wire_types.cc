@@ -95,6 +95,20 @@ const char* to_string(MsgType t) {
       return "TasksReply";
     case MsgType::kBalanceRequest:
       return "BalanceRequest";
+    case MsgType::kJobNotice:
+      return "JobNotice";
+    case MsgType::kCheckpointCopy:
+      return "CheckpointCopy";
+    case MsgType::kCheckpointAck:
+      return "CheckpointAck";
+    case MsgType::kCheckpointCommit:
+      return "CheckpointCommit";
+    case MsgType::kJobRollback:
+      return "JobRollback";
+    case MsgType::kRollbackReady:
+      return "RollbackReady";
+    case MsgType::kJobResume:
+      return "JobResume";
     case MsgType::kFrameFaultsRequest:
       return "FrameFaultsRequest";
     case MsgType::kFrameFaultsReply:

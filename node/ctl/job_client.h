@@ -16,13 +16,16 @@ namespace drift::ctl {
 
 using JobEndMessage = std::variant<JobResult, JobFailed>;
 using ProgressHandler = std::function<void(const JobProgress&)>;
+using NoticeHandler = std::function<void(const JobNotice&)>;
 
 // A JobSpec from the user's choices; drift's own runtime options stay at their defaults.
 JobSpec job_spec(std::string app, std::uint32_t tasks, std::uint64_t steps,
                  std::map<std::string, std::string> params);
 
-// Waits at most until `deadline` (Clock::time_point::max(): as long as the job takes).
+// Waits at most until `deadline` (Clock::time_point::max(): as long as the job takes). Notices
+// (a recovery after a node failure) go to `on_notice`.
 Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
-                              const ProgressHandler& on_progress, Clock::time_point deadline);
+                              const ProgressHandler& on_progress, Clock::time_point deadline,
+                              const NoticeHandler& on_notice = {});
 
 }  // namespace drift::ctl

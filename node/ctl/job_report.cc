@@ -12,7 +12,8 @@ namespace drift::ctl {
 JobReport report_of(const JobResult& result) {
   return JobReport{result.app,    result.checksum, result.steps,   result.tasks,
                    result.wall_s, "cluster",       result.job,     result.details,
-                   result.step_s, result.migrations};
+                   result.step_s, result.migrations, result.recoveries,
+                   result.steps_recomputed};
 }
 
 std::string job_report_text(const JobReport& report) {
@@ -26,6 +27,11 @@ std::string job_report_text(const JobReport& report) {
   table.add_row({"wall time", wall});
   if (report.mode == "cluster") {
     table.add_row({"migrations", std::to_string(report.migrations)});
+    if (report.recoveries > 0) {
+      table.add_row({"recoveries", std::to_string(report.recoveries) + " (" +
+                                       std::to_string(report.steps_recomputed) +
+                                       " step(s) done again)"});
+    }
     if (!report.step_s.empty()) {
       std::vector<double> sorted = report.step_s;
       std::sort(sorted.begin(), sorted.end());
@@ -50,6 +56,8 @@ nlohmann::json job_report_json(const JobReport& report) {
     j["job"] = format_job_id(report.job);
     j["step_s"] = report.step_s;
     j["migrations"] = report.migrations;
+    j["recoveries"] = report.recoveries;
+    j["steps_recomputed"] = report.steps_recomputed;
   }
   return j;
 }

@@ -1,7 +1,8 @@
 // The end of `driftctl run`, for people or for scripts. The same report serves a cluster job
 // (from JobResult) and the serial reference (--serial, tasks = 1), so their checksums can be
 // compared line by line or with jq. JSON: {"app","checksum","steps","tasks","wall_s","mode",
-// "job","details":{...},"step_s":[...],"migrations":N}; checksum is a string; step_s holds the
+// "job","details":{...},"step_s":[...],"migrations":N,"recoveries":N,"steps_recomputed":N};
+// checksum is a string; recoveries counts rollbacks after node failures; step_s holds the
 // wall seconds of each step as the job's root measured them (empty for a serial run). A cluster job's id (text row "job", JSON "job")
 // is a string in the form `tasks` prints and `migrate` takes, "0x1a2b3c0001" (task_id_text.h);
 // a serial run has none.
@@ -28,6 +29,8 @@ struct JobReport {
   std::map<std::string, std::string> details;
   std::vector<double> step_s;
   std::uint64_t migrations = 0;
+  std::uint32_t recoveries = 0;
+  std::uint64_t steps_recomputed = 0;
 };
 
 JobReport report_of(const JobResult& result);

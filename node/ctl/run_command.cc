@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <iostream>
 
 #include "node/application.h"
@@ -24,7 +25,8 @@ namespace {
 
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
-    "tasks", "steps", "serial", "json", "timeout", "chaos-migrations", "placement", "help"};
+    "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
+    "placement", "checkpoint-steps", "checkpoint-ms", "help"};
 
 struct RunArgs {
   std::uint32_t tasks = 0;
@@ -32,6 +34,7 @@ struct RunArgs {
   double timeout_s = 0;
   std::uint32_t chaos_migrations = 0;
   std::string placement;
+  std::string checkpoint_steps, checkpoint_ms;
   bool serial = false;
   bool json = false;
 };
@@ -54,6 +57,13 @@ po::options_description run_options(RunArgs& a) {
   add("placement", po::value<std::string>(&a.placement)->value_name("HOW"),
       "where the tasks start: capacity (in proportion to each node's advertised capacity, the "
       "default) or even (the same number on every node, as a uniform partition)");
+  add("checkpoint-steps", po::value<std::string>(&a.checkpoint_steps)->value_name("N"),
+      "checkpoint every N steps, 0 = not by steps (default: the root daemon's "
+      "checkpoint.every_steps)");
+  add("checkpoint-ms", po::value<std::string>(&a.checkpoint_ms)->value_name("MS"),
+      "checkpoint at the first step boundary MS milliseconds after the last one, 0 = not by "
+      "time (default: the root daemon's checkpoint.interval_ms); a node failure rolls the job "
+      "back to its last checkpoint, or to its start if it has none");
   add("help,h", "show this help");
   return d;
 }
@@ -120,7 +130,11 @@ int run_on_cluster(const JobSpec& spec, const RunArgs& a, const ConnectOptions& 
   ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
   auto end = run_job(
       **connection, spec, [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
-      deadline_after(a.timeout_s));
+      deadline_after(a.timeout_s), [&](const JobNotice& n) {
+        bar.finish();
+        std::fprintf(stderr, "driftctl: job %s: %s\n", format_job_id(n.job).c_str(),
+                     n.text.c_str());
+      });
   bar.finish();
   if (!end) return report_failure(kExitConnection, end.error());
   if (auto* failed = std::get_if<JobFailed>(&*end)) {
@@ -157,6 +171,8 @@ int run_app(const Application& app, const std::vector<std::string>& args,
     }
     spec.runtime["placement"] = a.placement;
   }
+  if (!a.checkpoint_steps.empty()) spec.runtime["checkpoint_steps"] = a.checkpoint_steps;
+  if (!a.checkpoint_ms.empty()) spec.runtime["checkpoint_ms"] = a.checkpoint_ms;
   if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
   if (a.serial) return run_serial(app, spec, a.json);
   if (spec.tasks == 0) return usage_error("run", "--tasks N is required");

@@ -74,8 +74,8 @@ TEST(Codec, RefusesABodyLengthOtherThanTheHeaders) {
 
 TEST(Codec, AppliesTheHeaderChecks) {
   const std::vector<std::uint8_t> frame =
-      encode(TaskMessage{{}, {}, 1, 2, std::vector<std::uint8_t>(100)});
-  EXPECT_EQ(decode_frame(frame, 64).error(), "frame body of 145 bytes exceeds the maximum of 64");
+      encode(TaskMessage{{}, {}, 1, 2, 0, std::vector<std::uint8_t>(100)});
+  EXPECT_EQ(decode_frame(frame, 64).error(), "frame body of 149 bytes exceeds the maximum of 64");
 }
 
 TEST(Codec, NamesForLogs) {
@@ -95,7 +95,7 @@ TEST(Codec, PrefixPlusPayloadIsTheWholeFrame) {
     joined.insert(joined.end(), payload.begin(), payload.end());
     chunk.bytes = payload;
     EXPECT_EQ(joined, encode(chunk)) << n << " chunk bytes";
-    TaskMessage msg{{9, 3}, {9, 4}, 17, 5, {}};
+    TaskMessage msg{{9, 3}, {9, 4}, 17, 5, 0, {}};
     joined = encode_prefix(msg, n);
     joined.insert(joined.end(), payload.begin(), payload.end());
     msg.payload = payload;
@@ -126,7 +126,7 @@ TEST(Codec, ChunkViewReadsAChunkInPlace) {
 TEST(Codec, TaskMessageHeadDecodesWhatDecodeBodyWould) {
   EXPECT_EQ(encode_body(TaskMessage{}).size(), kTaskMessageHead);
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{70000}}) {
-    TaskMessage msg{{7, 1}, {7, 2}, 99, 5, std::vector<std::uint8_t>(n, 0x5a)};
+    TaskMessage msg{{7, 1}, {7, 2}, 99, 5, 6, std::vector<std::uint8_t>(n, 0x5a)};
     const std::vector<std::uint8_t> body = encode_body(msg);
     auto head = decode_task_message_head(std::span(body).first(kTaskMessageHead), body.size());
     ASSERT_TRUE(head.is_ok()) << head.error();

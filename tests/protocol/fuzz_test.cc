@@ -130,7 +130,7 @@ Bytes frame_for(std::uint16_t type, const Bytes& body) {
 // The bound below is only as good as the tracker: it must see a decode's payload allocation.
 TEST(Fuzz, AllocationTrackerSeesDecodeAllocations) {
   if (!AllocationTracker::available()) GTEST_SKIP() << "operator new belongs to the sanitizer";
-  const Bytes frame = encode(TaskMessage{{}, {}, 1, 1, Bytes(100000, 0xab)});
+  const Bytes frame = encode(TaskMessage{{}, {}, 1, 1, 0, Bytes(100000, 0xab)});
   AllocationTracker::start();
   Result<WireMessage> msg = decode_frame(frame, kMaxBody);
   AllocationTracker::stop();

@@ -80,15 +80,15 @@ TEST(Malformed, UnknownType) {
 }
 
 TEST(Malformed, ByteVectorLengthBeyondRemaining) {
-  Body b = body_of(encode(TaskMessage{{1, 2}, {1, 3}, 4, 5, {}}));
+  Body b = body_of(encode(TaskMessage{{1, 2}, {1, 3}, 4, 5, 0, {}}));
   put_u64(b.bytes, b.bytes.size() - 8, 1ULL << 40);
   EXPECT_EQ(decode_error(b),
-            "bad TaskMessage body: length 1099511627776 at offset 37 exceeds the 0 bytes left");
+            "bad TaskMessage body: length 1099511627776 at offset 41 exceeds the 0 bytes left");
   // 2^32 + 2 with two bytes present: what a 32-bit build would have truncated and accepted.
   put_u64(b.bytes, b.bytes.size() - 8, (1ULL << 32) + 2);
   b.bytes.insert(b.bytes.end(), {0xaa, 0xbb});
   EXPECT_EQ(decode_error(b),
-            "bad TaskMessage body: length 4294967298 at offset 37 exceeds the 2 bytes left");
+            "bad TaskMessage body: length 4294967298 at offset 41 exceeds the 2 bytes left");
 }
 
 TEST(Malformed, StringLengthBeyondRemaining) {
@@ -114,9 +114,10 @@ TEST(Malformed, StructVectorAndMapLengthsBeyondRemaining) {
   EXPECT_THAT(decode_error(hb), StartsWith("bad Heartbeat body: length 4611686018427387904 at "
                                            "offset 138 exceeds the"));
   Body jr = golden_body("job_result");
-  // the details map, then step_s (length + 3 doubles) and migrations close the body
+  // the details map, then step_s (length + 3 doubles), migrations, recoveries (4 bytes) and
+  // steps_recomputed close the body
   const std::size_t details =
-      jr.bytes.size() - (8 + 3 * 8) - 8 - 8 - 3 * 16 - (10 + 4) - (10 + 1) - (2 + 2);
+      jr.bytes.size() - (8 + 3 * 8) - 8 - 4 - 8 - 8 - 3 * 16 - (10 + 4) - (10 + 1) - (2 + 2);
   put_u64(jr.bytes, details, 1ULL << 33);
   EXPECT_THAT(decode_error(jr), StartsWith("bad JobResult body: length 8589934592 at offset " +
                                            std::to_string(details) + " exceeds the"));

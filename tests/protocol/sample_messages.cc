@@ -52,7 +52,7 @@ Heartbeat heartbeat() {
 }
 
 TaskMessage task_message() {
-  return TaskMessage{{9, 3}, {9, 4}, 17, 0xdeadbeef, {0x00, 0xff, 0x80, 0x7f, 0xc3, 0xa9, 0x01}};
+  return TaskMessage{{9, 3}, {9, 4}, 17, 0xdeadbeef, 3, {0x00, 0xff, 0x80, 0x7f, 0xc3, 0xa9, 0x01}};
 }
 
 StatusReply status_reply() {
@@ -76,12 +76,13 @@ std::vector<SampleMessage> build() {
       {"tasks_created_ok", TasksCreated{9, 8, true, ""}},
       {"tasks_created_failed", TasksCreated{9, 8, false, "unknown app 'héat3d'"}},
       {"start_job", StartJob{0xfedcba9876543210ULL}},
-      {"reduction_contribution", ReductionContribution{9, 3, 250, {-2.5, 0.1, kMin, -1e-7}}},
+      {"reduction_contribution", ReductionContribution{9, 3, 250, {-2.5, 0.1, kMin, -1e-7}, 2}},
       {"reduction_result",
        ReductionResult{9, 250, {3.141592653589793, -0.0, -1.7976931348623157e308}, {0, 5, 9}}},
+      {"reduction_result_checkpoint", ReductionResult{9, 250, {0.5}, {3}, 4, true}},
       {"migration_offer", MigrationOffer{{9, 3}, 2, 7, heat_spec(), 67108864, 64, {}}},
       {"migration_offer_balance",
-       MigrationOffer{{9, 3}, 2, 7, heat_spec(), 4096, 1, BalanceBasis{true, 250.5, 1e4, 3.25}}},
+       MigrationOffer{{9, 3}, 2, 7, heat_spec(), 4096, 1, BalanceBasis{true, 250.5, 1e4, 3.25}, 5}},
       {"migration_answer_yes", MigrationAnswer{{9, 3}, 2, true, ""}},
       {"migration_answer_no", MigrationAnswer{{9, 3}, 2, false, "only 12 MiB free, 64 MiB asked"}},
       {"migration_chunk", MigrationChunk{{9, 3}, 2, 63, {0x01, 0x00, 0xfe, 0x80}}},
@@ -96,7 +97,7 @@ std::vector<SampleMessage> build() {
       {"migrate_request", MigrateRequest{{9, 3}, 8}},
       {"tasks_request", TasksRequest{0}},
       {"tasks_reply", TasksReply{{TaskInfo{{9, 3}, 8, 2, 1.5, 3}}}},
-      {"task_finished", TaskFinished{9, 3, {0xef, 0xbb, 0xbf, 0x00, 0x10}}},
+      {"task_finished", TaskFinished{9, 3, {0xef, 0xbb, 0xbf, 0x00, 0x10}, 1}},
       {"job_end", JobEnd{9, true, "node 8 died twice"}},
       {"status_request", StatusRequest{0}},
       {"status_reply", status_reply()},
@@ -110,8 +111,19 @@ std::vector<SampleMessage> build() {
                                12.345,
                                {{"efficiency", "0.93"}, {"migrations", "4"}, {"\xce\xb1", "β"}},
                                {0.5, 2.25, -0.0},
-                               4}},
+                               4,
+                               2,
+                               17}},
       {"balance_request", BalanceRequest{4, 120.5, 80, 6.8}},
+      {"job_notice", JobNotice{9, JobNoticeKind::kRecovered, 8, 240, 10, 0.375,
+                               "node 8 (pc-8) died; rolled back to step 240"}},
+      {"checkpoint_copy", CheckpointCopy{{9, 3}, 2, 240, 7, {0x00, 0x01, 0xfe, 0xff}}},
+      {"checkpoint_ack", CheckpointAck{{9, 3}, 2, 240, 7, 8}},
+      {"checkpoint_commit", CheckpointCommit{9, 240}},
+      {"job_rollback", JobRollback{9, 3, 7, false, 240, heat_spec(), {7, 8, 7, 9}, {0, 2}}},
+      {"job_rollback_from_start", JobRollback{9, 1, 7, true, 0, heat_spec(), {7, 7}, {}}},
+      {"rollback_ready", RollbackReady{9, 3, 8, false, "no copy of task 9:2 at step 240"}},
+      {"job_resume", JobResume{9, 3}},
       {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
       {"frame_faults_reply", FrameFaultsReply{false, "refused: test.hooks is off"}},
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},

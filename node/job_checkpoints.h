@@ -1,0 +1,76 @@
+// What a job's root knows of its checkpoints (DESIGN.md §9): when the next one is due (every K
+// steps and/or every T seconds, never at the last step), which tasks have acknowledged a pending
+// one, the committed step with its reduction values and the two nodes holding each task's copy,
+// and where each task can be restored after failures. Pure: time comes in as arguments.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "protocol/status.h"
+
+namespace drift {
+
+struct CheckpointPolicy {
+  std::uint64_t every_steps = 0;                 // 0: not by step count
+  std::chrono::milliseconds interval{5000};      // 0: not by time
+  bool enabled() const { return every_steps > 0 || interval.count() > 0; }
+};
+
+class JobCheckpoints {
+ public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+  struct Copies {
+    std::uint32_t primary = 0;
+    std::uint32_t buddy = 0;  // 0: none (a one-node cluster)
+  };
+  struct Committed {
+    std::uint64_t step = 0;  // 0-based step whose reduction the tasks had not yet taken
+    std::vector<double> values;  // that reduction, resent after a rollback
+    std::vector<Copies> copies;  // by task index
+  };
+
+  JobCheckpoints(std::uint32_t tasks, CheckpointPolicy policy, TimePoint start);
+
+  // Step `step` (0-based) of `total` completed at `now`: checkpoint at it? True also when a
+  // checkpoint was forced (after a recovery, or a copy holder died).
+  bool due(std::uint64_t step, std::uint64_t total, TimePoint now) const;
+  // The root sends step's reduction marked as a checkpoint.
+  void begin(std::uint64_t step, std::vector<double> values, TimePoint now);
+  // A task's two copies of `step` are stored. True when that was the last task: `step` is now
+  // committed (and older pending ones are gone).
+  bool acknowledge(std::uint32_t task, std::uint64_t step, Copies copies);
+  const std::optional<Committed>& committed() const { return committed_; }
+
+  // A rollback voids pending checkpoints; the next step boundary checkpoints again, so every task
+  // has two copies once more.
+  void rolled_back();
+  void force_next() { forced_ = true; }
+  // True if `node` holds a copy of the committed checkpoint.
+  bool holds_copy(std::uint32_t node) const;
+  // For each task, a live node holding its committed copy (its primary if alive, else its buddy);
+  // an error naming the first task whose copies are all on dead nodes.
+  Result<std::vector<std::uint32_t>> restore_placement(
+      const std::function<bool(std::uint32_t)>& alive) const;
+  std::size_t pending() const { return pending_.size(); }
+
+ private:
+  struct Pending {
+    std::vector<double> values;
+    std::map<std::uint32_t, Copies> acks;
+  };
+
+  std::uint32_t tasks_;
+  CheckpointPolicy policy_;
+  TimePoint last_;
+  bool forced_ = false;
+  std::map<std::uint64_t, Pending> pending_;
+  std::optional<Committed> committed_;
+};
+
+}  // namespace drift

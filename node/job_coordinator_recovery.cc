@@ -1,0 +1,180 @@
+// The root's side of checkpoints and rollback recovery (DESIGN.md §9), part of JobCoordinator:
+// when a step boundary is due for a checkpoint, which acknowledgements commit it, and what
+// happens when a node of the job dies — every task rolls back to the committed checkpoint (or to
+// the start if there is none) on the live nodes, and the job resumes once every node is ready.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "node/job_coordinator.h"
+#include "node/placement.h"
+
+namespace drift {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Result<std::uint64_t> runtime_number(const JobSpec& spec, const std::string& key,
+                                     std::uint64_t fallback, const std::string& meaning) {
+  auto it = spec.runtime.find(key);
+  if (it == spec.runtime.end()) return fallback;
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(it->second, &used);
+    if (used == it->second.size() && it->second.find('-') == std::string::npos) return v;
+  } catch (const std::exception&) {
+  }
+  return Status::error(key + " = '" + it->second + "': expected " + meaning);
+}
+
+}  // namespace
+
+Result<CheckpointPolicy> JobCoordinator::checkpoint_policy(const JobSpec& spec) const {
+  CheckpointPolicy p = checkpoint_policy_;
+  auto steps = runtime_number(spec, "checkpoint_steps", p.every_steps,
+                              "a number of steps between checkpoints (0 = not by steps)");
+  if (!steps) return steps.status();
+  auto ms = runtime_number(spec, "checkpoint_ms", static_cast<std::uint64_t>(p.interval.count()),
+                           "milliseconds between checkpoints (0 = not by time)");
+  if (!ms) return ms.status();
+  p.every_steps = *steps;
+  p.interval = std::chrono::milliseconds(*ms);
+  return p;
+}
+
+std::set<std::uint32_t> JobCoordinator::everyone(const Job& job) const {
+  std::set<std::uint32_t> nodes = job.nodes;
+  for (const auto& c : candidates_()) nodes.insert(c.node_id);
+  return nodes;
+}
+
+bool JobCoordinator::checkpoint_due(Job& job, std::uint64_t step,
+                                    const std::vector<double>& values) {
+  const auto now = Clock::now();
+  if (job.recovering || !job.checkpoints->due(step, job.spec.steps, now)) return false;
+  job.checkpoints->begin(step, values, now);
+  return true;
+}
+
+void JobCoordinator::on_checkpoint_ack(const CheckpointAck& ack) {
+  Job* job = find(ack.task.job);
+  if (!job || ack.generation != job->generation || job->recovering) return;
+  const bool committed = job->checkpoints->acknowledge(
+      ack.task.index, ack.step, JobCheckpoints::Copies{ack.primary, ack.buddy});
+  if (!committed) return;
+  spdlog::info("job {:#x}: checkpoint at step {} committed ({} tasks, two copies each)", job->id,
+               ack.step + 1, job->spec.tasks);
+  for (std::uint32_t node : everyone(*job)) {
+    messenger_.send_to_node(node, CheckpointCommit{job->id, ack.step});
+  }
+}
+
+void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name) {
+  std::vector<std::uint64_t> hit;
+  for (auto& [id, job] : jobs_) {
+    const bool hosted = job.nodes.count(node_id) > 0;
+    const bool waited = job.recovering && job.recovering->waiting.count(node_id) > 0;
+    if (hosted || waited) {
+      hit.push_back(id);
+    } else if (job.checkpoints->holds_copy(node_id)) {
+      job.checkpoints->force_next();  // one copy left of some tasks: make two again
+    }
+  }
+  for (std::uint64_t id : hit) {
+    if (Job* job = find(id)) recover(*job, node_id, name);
+  }
+}
+
+// Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
+// generation; nothing runs until every live node has rolled back.
+void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& name) {
+  std::set<std::uint32_t> live;
+  std::vector<std::pair<std::uint32_t, double>> capacities;
+  for (const auto& c : candidates_()) {
+    if (c.node_id == failed) continue;
+    live.insert(c.node_id);
+    capacities.emplace_back(c.node_id, c.capacity);
+  }
+  Recovery r;
+  r.failed_node = failed;
+  r.failed_name = name;
+  r.declared = job.recovering ? job.recovering->declared : Clock::now();
+  std::vector<std::uint32_t> placement;
+  if (job.checkpoints->committed()) {
+    auto restored = job.checkpoints->restore_placement(
+        [&](std::uint32_t n) { return live.count(n) > 0; });
+    if (!restored) {
+      return fail(job.id, "node " + std::to_string(failed) + " (" + name + ") died and the "
+                          "job cannot roll back: " + restored.error());
+    }
+    placement = std::move(restored).value();
+    r.from_start = false;
+    r.step = job.checkpoints->committed()->step;
+  } else {
+    placement = place_by_capacity(job.spec.tasks, capacities);
+    if (placement.size() != job.spec.tasks) {
+      return fail(job.id, "node " + std::to_string(failed) + " (" + name + ") died and no live "
+                          "node is left to restart the job on");
+    }
+  }
+  ++job.generation;
+  r.waiting = live;
+  spdlog::warn("job {:#x}: node {} ({}) died; rolling back to {} in generation {} on {} nodes",
+               job.id, failed, name,
+               r.from_start ? std::string("the start") : "step " + std::to_string(r.step + 1),
+               job.generation, live.size());
+  job.recovering = r;
+  job.steps.clear();
+  std::fill(job.results.begin(), job.results.end(), std::nullopt);
+  job.finished = 0;
+  job.epochs.clear();
+  job.checkpoints->rolled_back();
+  job.nodes = live;
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
+  for (std::uint32_t i = 0; i < placement.size(); ++i) by_node[placement[i]].push_back(i);
+  for (std::uint32_t node : live) {
+    JobRollback rb{job.id,  job.generation, messenger_.self_id(), r.from_start,
+                   r.step,  job.spec,       placement,            by_node[node]};
+    messenger_.send_to_node(node, std::move(rb));
+  }
+}
+
+void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {
+  Job* job = find(ready.job);
+  if (!job || !job->recovering || ready.generation != job->generation) return;
+  if (!ready.ok) {
+    return fail(job->id, "node " + std::to_string(ready.node) + " could not roll back: " +
+                             ready.error);
+  }
+  job->recovering->waiting.erase(ready.node);
+  if (job->recovering->waiting.empty()) resume(*job);
+}
+
+void JobCoordinator::resume(Job& job) {
+  const Recovery r = *job.recovering;
+  job.recovering.reset();
+  job.started = true;
+  for (std::uint32_t node : job.nodes) messenger_.send_to_node(node, JobResume{job.id, job.generation});
+  const std::uint64_t kept = r.from_start ? 0 : r.step + 1;  // steps the checkpoint holds
+  const std::uint64_t redo = job.steps_done > kept ? job.steps_done - kept : 0;
+  if (!r.from_start) {
+    send_reduction(job, r.step, job.checkpoints->committed()->values);
+  }
+  const auto now = Clock::now();
+  if (job.step_s.size() > kept) job.step_s.resize(kept);
+  job.step_began = now;
+  ++job.recoveries;
+  job.steps_recomputed += redo;
+  const double seconds = std::chrono::duration<double>(now - r.declared).count();
+  std::string text = "node " + std::to_string(r.failed_node) + " (" + r.failed_name +
+                     ") failed; rolled back to " +
+                     (r.from_start ? std::string("the start") : "step " + std::to_string(kept)) +
+                     " and running again after " + std::to_string(seconds).substr(0, 5) + " s; " +
+                     std::to_string(redo) + " step(s) to do again";
+  spdlog::warn("job {:#x}: {}", job.id, text);
+  reply(job.client, JobNotice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo,
+                              seconds, text});
+}
+
+}  // namespace drift

@@ -1,0 +1,63 @@
+// The wire type number of every message drift sends (messages.h and recovery_messages.h hold the
+// bodies). Numbers are grouped by purpose and never reused.
+#pragma once
+
+#include <cstdint>
+
+namespace drift {
+
+enum class MsgType : std::uint16_t {
+  // handshake (DESIGN.md §4)
+  kHello = 1,
+  kHelloAuth = 2,
+  // membership and failure detection
+  kHeartbeat = 10,
+  // task traffic
+  kTaskMessage = 20,
+  // job lifecycle between root and hosting nodes
+  kCreateTasks = 30,
+  kTasksCreated = 31,
+  kStartJob = 32,
+  kReductionContribution = 33,
+  kReductionResult = 34,
+  kTaskFinished = 35,
+  kJobEnd = 36,
+  // migration and location (DESIGN.md §7)
+  kMigrationOffer = 40,
+  kMigrationAnswer = 41,
+  kMigrationChunk = 42,
+  kMigrationDone = 43,
+  kLocationUpdate = 44,
+  kLocationQuery = 45,
+  kMigrateCommand = 46,
+  kMigrationReport = 47,
+  kTaskListRequest = 48,
+  kTaskListReply = 49,
+  // client (driftctl) <-> daemon
+  kStatusRequest = 50,
+  kStatusReply = 51,
+  kRunRequest = 52,
+  kJobProgress = 53,
+  kJobResult = 54,
+  kJobFailed = 55,
+  kMigrateRequest = 56,
+  kTasksRequest = 57,
+  kTasksReply = 58,
+  kJobNotice = 59,
+  // balancing (DESIGN.md §8)
+  kBalanceRequest = 60,
+  // testing only (driftctl fault run)
+  kFrameFaultsRequest = 62,
+  kFrameFaultsReply = 63,
+  // checkpoints and recovery (DESIGN.md §9)
+  kCheckpointCopy = 70,
+  kCheckpointAck = 71,
+  kCheckpointCommit = 72,
+  kJobRollback = 73,
+  kRollbackReady = 74,
+  kJobResume = 75,
+};
+
+const char* to_string(MsgType t);
+
+}  // namespace drift

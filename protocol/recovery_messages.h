@@ -1,0 +1,147 @@
+// The messages of checkpoints and rollback recovery (DESIGN.md §9), and the notice a job's client
+// gets when its job recovered. A job's `generation` counts its rollbacks: every task message,
+// contribution and result carries the generation it was made in, and anything from an older one
+// is dropped, so nothing of the timeline that was rolled back leaks into the new one.
+//
+// Checkpoint of step s: each task saves its state just before it takes step s's reduction (it has
+// contributed to s and received every message of s), keeps it (CheckpointCopy to itself is not
+// sent: its node stores it) and sends a copy to a buddy node; the buddy acknowledges to the root;
+// with every task acknowledged the root commits s (CheckpointCommit) and nodes drop older copies.
+// Recovery: JobRollback to every live node (drop the job's tasks, restore the listed ones from a
+// stored copy, not started) → RollbackReady → JobResume (start them) → the root resends step s's
+// reduction.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "protocol/msg_type.h"
+#include "protocol/wire_field.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+// Task's node -> buddy node: keep this copy of the task's checkpointed state.
+struct CheckpointCopy {
+  static constexpr MsgType kType = MsgType::kCheckpointCopy;
+  TaskId task;
+  std::uint32_t generation = 0;
+  std::uint64_t step = 0;
+  std::uint32_t primary = 0;  // the node that keeps the other copy (the task's node)
+  std::vector<std::uint8_t> state;
+
+  friend bool operator==(const CheckpointCopy&, const CheckpointCopy&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, generation, step, primary, state);
+  }
+};
+
+// Buddy -> root: both copies of the task's state at `step` are stored, on primary and buddy
+// (buddy 0: a one-node cluster, the only copy is the primary's).
+struct CheckpointAck {
+  static constexpr MsgType kType = MsgType::kCheckpointAck;
+  TaskId task;
+  std::uint32_t generation = 0;
+  std::uint64_t step = 0;
+  std::uint32_t primary = 0;
+  std::uint32_t buddy = 0;
+
+  friend bool operator==(const CheckpointAck&, const CheckpointAck&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, generation, step, primary, buddy);
+  }
+};
+
+// Root -> nodes: every task of the job is saved at `step`; copies of older steps can go.
+struct CheckpointCommit {
+  static constexpr MsgType kType = MsgType::kCheckpointCommit;
+  std::uint64_t job = 0;
+  std::uint64_t step = 0;
+
+  friend bool operator==(const CheckpointCommit&, const CheckpointCommit&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, step);
+  }
+};
+
+// Root -> every live node: roll the job back to generation `generation`. Drop its tasks here and
+// restore `restore` (task indices) from the copies of `step` stored here — or, when `from_start`,
+// create them afresh — without starting them. `placement[i]` is task i's node from now on.
+struct JobRollback {
+  static constexpr MsgType kType = MsgType::kJobRollback;
+  std::uint64_t job = 0;
+  std::uint32_t generation = 0;
+  std::uint32_t root = 0;
+  bool from_start = false;
+  std::uint64_t step = 0;
+  JobSpec spec;
+  std::vector<std::uint32_t> placement;
+  std::vector<std::uint32_t> restore;
+
+  friend bool operator==(const JobRollback&, const JobRollback&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, generation, root);
+    wire_bool(ar, from_start);
+    ar(step, spec, placement, restore);
+  }
+};
+
+struct RollbackReady {
+  static constexpr MsgType kType = MsgType::kRollbackReady;
+  std::uint64_t job = 0;
+  std::uint32_t generation = 0;
+  std::uint32_t node = 0;
+  bool ok = false;
+  std::string error;
+
+  friend bool operator==(const RollbackReady&, const RollbackReady&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, generation, node);
+    wire_bool(ar, ok);
+    ar(error);
+  }
+};
+
+// Root -> every live node: every node has rolled back; start the restored tasks.
+struct JobResume {
+  static constexpr MsgType kType = MsgType::kJobResume;
+  std::uint64_t job = 0;
+  std::uint32_t generation = 0;
+
+  friend bool operator==(const JobResume&, const JobResume&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, generation);
+  }
+};
+
+enum class JobNoticeKind : std::uint8_t { kRecovered = 1, kRootChanged = 2 };
+inline constexpr std::uint8_t kJobNoticeKindMax = 2;
+
+// Root -> the job's client: something happened to the job that the user should know.
+struct JobNotice {
+  static constexpr MsgType kType = MsgType::kJobNotice;
+  std::uint64_t job = 0;
+  JobNoticeKind kind = JobNoticeKind::kRecovered;
+  std::uint32_t node = 0;              // the node that failed
+  std::uint64_t step = 0;              // rolled back to: steps completed at the checkpoint
+  std::uint64_t steps_recomputed = 0;  // steps completed since, to be done again
+  double recovery_s = 0;               // declared dead -> job running again, at the root
+  std::string text;
+
+  friend bool operator==(const JobNotice&, const JobNotice&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+    wire_enum<kJobNoticeKindMax>(ar, kind);
+    ar(node, step, steps_recomputed, recovery_s, text);
+  }
+};
+
+}  // namespace drift

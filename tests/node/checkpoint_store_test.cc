@@ -1,0 +1,58 @@
+// CheckpointStore: copies by task and step; commit drops older steps, rollback drops later ones.
+#include "node/checkpoint_store.h"
+
+#include <gtest/gtest.h>
+
+namespace drift {
+namespace {
+
+CheckpointStore::State bytes(std::size_t n, std::uint8_t v) {
+  return std::make_shared<const std::vector<std::uint8_t>>(n, v);
+}
+
+TEST(CheckpointStore, FindsWhatWasPutByTaskAndStep) {
+  CheckpointStore store;
+  store.put({9, 1}, 10, bytes(4, 1));
+  store.put({9, 2}, 10, bytes(8, 2));
+  store.put({9, 1}, 20, bytes(16, 3));
+  ASSERT_NE(store.find({9, 1}, 10), nullptr);
+  EXPECT_EQ(store.find({9, 1}, 10)->size(), 4u);
+  EXPECT_EQ(store.find({9, 1}, 20)->at(0), 3);
+  EXPECT_EQ(store.find({9, 2}, 20), nullptr);
+  EXPECT_EQ(store.find({8, 1}, 10), nullptr);
+  EXPECT_EQ(store.bytes(), 28u);
+  EXPECT_EQ(store.copies(), 3u);
+}
+
+TEST(CheckpointStore, CommitDropsOlderStepsOfThatJobOnly) {
+  CheckpointStore store;
+  store.put({9, 1}, 10, bytes(1, 1));
+  store.put({9, 1}, 20, bytes(1, 1));
+  store.put({9, 1}, 30, bytes(1, 1));
+  store.put({7, 1}, 10, bytes(1, 1));
+  store.commit(9, 20);
+  EXPECT_EQ(store.steps(9), (std::vector<std::uint64_t>{20, 30}));
+  EXPECT_EQ(store.steps(7), (std::vector<std::uint64_t>{10}));
+}
+
+TEST(CheckpointStore, RollbackDropsLaterStepsAndKeepsTheOneRolledBackTo) {
+  CheckpointStore store;
+  store.put({9, 1}, 10, bytes(1, 1));
+  store.put({9, 1}, 20, bytes(1, 1));
+  store.discard_after(9, 10);
+  EXPECT_EQ(store.steps(9), (std::vector<std::uint64_t>{10}));
+  store.drop_job(9);
+  EXPECT_TRUE(store.steps(9).empty());
+  EXPECT_EQ(store.bytes(), 0u);
+}
+
+TEST(CheckpointStore, PutReplacesACopyOfTheSameStep) {
+  CheckpointStore store;
+  store.put({9, 1}, 10, bytes(1, 1));
+  store.put({9, 1}, 10, bytes(5, 2));
+  EXPECT_EQ(store.copies(), 1u);
+  EXPECT_EQ(store.bytes(), 5u);
+}
+
+}  // namespace
+}  // namespace drift

@@ -1,0 +1,100 @@
+// JobCheckpoints: when checkpoints are due, when a step commits, where tasks are restored.
+#include "node/job_checkpoints.h"
+
+#include <gtest/gtest.h>
+
+namespace drift {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+const Clock::time_point t0{};
+
+TEST(JobCheckpoints, DueEveryKStepsButNeverAtTheLastStep) {
+  JobCheckpoints c(2, CheckpointPolicy{5, 0ms}, t0);
+  EXPECT_FALSE(c.due(0, 20, t0));
+  EXPECT_FALSE(c.due(3, 20, t0));
+  EXPECT_TRUE(c.due(4, 20, t0));   // 5 steps done
+  EXPECT_TRUE(c.due(9, 20, t0));
+  EXPECT_FALSE(c.due(19, 20, t0));  // the job ends with it
+}
+
+TEST(JobCheckpoints, DueAfterTheIntervalSinceTheLastOne) {
+  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, t0);
+  EXPECT_FALSE(c.due(0, 100, t0 + 999ms));
+  EXPECT_TRUE(c.due(0, 100, t0 + 1000ms));
+  c.begin(0, {1.0}, t0 + 1000ms);
+  EXPECT_FALSE(c.due(1, 100, t0 + 1500ms));
+  EXPECT_TRUE(c.due(2, 100, t0 + 2000ms));
+}
+
+TEST(JobCheckpoints, DisabledPolicyIsNeverDueUnlessForced) {
+  JobCheckpoints c(1, CheckpointPolicy{0, 0ms}, t0);
+  EXPECT_FALSE(CheckpointPolicy({0, 0ms}).enabled());
+  EXPECT_FALSE(c.due(3, 100, t0 + 1h));
+  c.force_next();
+  EXPECT_TRUE(c.due(3, 100, t0));
+}
+
+TEST(JobCheckpoints, CommitsWhenEveryTaskAcknowledged) {
+  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, t0);
+  c.begin(4, {0.5, 2.0}, t0);
+  EXPECT_FALSE(c.acknowledge(0, 4, {1, 2}));
+  EXPECT_FALSE(c.acknowledge(0, 4, {1, 2}));  // a duplicate ack counts once
+  EXPECT_FALSE(c.acknowledge(2, 4, {3, 1}));
+  EXPECT_FALSE(c.committed().has_value());
+  EXPECT_TRUE(c.acknowledge(1, 4, {2, 3}));
+  ASSERT_TRUE(c.committed().has_value());
+  EXPECT_EQ(c.committed()->step, 4u);
+  EXPECT_EQ(c.committed()->values, (std::vector<double>{0.5, 2.0}));
+  EXPECT_EQ(c.committed()->copies[2].primary, 3u);
+  EXPECT_TRUE(c.holds_copy(3));
+  EXPECT_FALSE(c.holds_copy(4));
+}
+
+TEST(JobCheckpoints, AcksOfAStepNotBegunOrRolledBackAreIgnored) {
+  JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, t0);
+  EXPECT_FALSE(c.acknowledge(0, 7, {1, 2}));
+  c.begin(7, {}, t0);
+  c.rolled_back();
+  EXPECT_EQ(c.pending(), 0u);
+  EXPECT_FALSE(c.acknowledge(0, 7, {1, 2}));
+  EXPECT_FALSE(c.committed().has_value());
+  EXPECT_TRUE(c.due(8, 100, t0));  // forced: redundancy comes back at the next boundary
+}
+
+TEST(JobCheckpoints, ACommitDropsOlderPendingCheckpoints) {
+  JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, t0);
+  c.begin(3, {}, t0);
+  c.begin(4, {}, t0);
+  EXPECT_TRUE(c.acknowledge(0, 4, {1, 2}));
+  EXPECT_EQ(c.pending(), 0u);
+  EXPECT_FALSE(c.acknowledge(0, 3, {1, 2}));  // late: step 4 is newer
+  EXPECT_EQ(c.committed()->step, 4u);
+}
+
+TEST(JobCheckpoints, RestoresOnThePrimaryElseTheBuddy) {
+  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, t0);
+  c.begin(0, {}, t0);
+  c.acknowledge(0, 0, {1, 2});
+  c.acknowledge(1, 0, {2, 3});
+  c.acknowledge(2, 0, {3, 1});
+  auto alive = [](std::uint32_t n) { return n != 2; };
+  auto placement = c.restore_placement(alive);
+  ASSERT_TRUE(placement) << placement.error();
+  EXPECT_EQ(*placement, (std::vector<std::uint32_t>{1, 3, 3}));
+}
+
+TEST(JobCheckpoints, RestoreFailsNamingTheTaskWhenBothCopiesAreGone) {
+  JobCheckpoints c(2, CheckpointPolicy{1, 0ms}, t0);
+  EXPECT_FALSE(c.restore_placement([](std::uint32_t) { return true; }));
+  c.begin(0, {}, t0);
+  c.acknowledge(0, 0, {1, 2});
+  c.acknowledge(1, 0, {2, 0});
+  auto placement = c.restore_placement([](std::uint32_t n) { return n == 1; });
+  ASSERT_FALSE(placement);
+  EXPECT_EQ(placement.error(), "both copies of task 1 at step 0 were on failed nodes 2 and 0");
+}
+
+}  // namespace
+}  // namespace drift
