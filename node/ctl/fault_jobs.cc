@@ -63,7 +63,13 @@ void FaultJobs::run_one(JobRecord record) {
                                  record.id = p.job;
                                  now_.step = record.steps_done = p.step;
                                },
-                               deadline)
+                               deadline,
+                               [&](const JobNotice& n) {
+                                 std::lock_guard lock(mutex_);
+                                 record.notices.push_back(
+                                     {since_t0(), static_cast<std::uint8_t>(n.kind), n.node, n.step,
+                                      n.steps_recomputed, n.recovery_s, n.text});
+                               })
                      : Result<JobEndMessage>(connection.status());
   }
   record.wall_s = since_t0() - record.submitted_s;
@@ -83,6 +89,8 @@ void FaultJobs::run_one(JobRecord record) {
     record.id = result.job;
     record.checksum = result.checksum;
     record.steps_done = result.steps;
+    record.recoveries = result.recoveries;
+    record.steps_recomputed = result.steps_recomputed;
   }
   std::lock_guard lock(mutex_);
   records_.push_back(std::move(record));

@@ -1,6 +1,8 @@
 // Status polling of every daemon during a fault run (fault_observer.h).
 #include "node/ctl/fault_observer.h"
 
+#include <algorithm>
+
 #include "node/ctl/status_query.h"
 
 namespace drift::ctl {
@@ -79,6 +81,13 @@ void FaultObserver::record(int k, const StatusReply& reply) {
 std::vector<MemberSighting> FaultObserver::sightings() const {
   std::lock_guard lock(mutex_);
   return sightings_;
+}
+
+bool FaultObserver::seen(int target, MemberState state, double after_s) const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(sightings_.begin(), sightings_.end(), [&](const MemberSighting& s) {
+    return s.target == target && s.observer != target && s.state == state && s.t >= after_s;
+  });
 }
 
 std::map<int, NodeCounters> FaultObserver::counters() const {

@@ -39,6 +39,8 @@ class FaultObserver {
   void stop();
 
   std::vector<MemberSighting> sightings() const;
+  // Whether a daemon other than `target` has shown it in `state` at or after `after_s`.
+  bool seen(int target, MemberState state, double after_s) const;
   // Daemon k's own counters, summed over its incarnations (a restart starts them from zero).
   std::map<int, NodeCounters> counters() const;
 

@@ -174,6 +174,25 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// A job that fails fast ends the run before the survivors' status shows the dead node: keep
+// watching until every node killed for good is shown dead (or kSettle passes), so the report
+// has its detection time and the daemons' final counters.
+void settle(const FaultObserver& observer, const std::vector<InjectedFault>& faults) {
+  constexpr auto kSettle = std::chrono::seconds(5);
+  const auto deadline = Clock::now() + kSettle;
+  const auto all_seen = [&] {
+    for (const auto& f : faults) {
+      if (f.kind != FaultKind::kKill || f.undone_s >= 0 || !f.error.empty()) continue;
+      for (int k : f.nodes) {
+        if (!observer.seen(k, MemberState::kDead, f.at_s)) return false;
+      }
+    }
+    return true;
+  };
+  std::this_thread::sleep_for(2 * kObserverInterval);  // one more round of counters
+  while (!all_seen() && Clock::now() < deadline) std::this_thread::sleep_for(kObserverInterval);
+}
+
 }  // namespace
 
 Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRunOptions& o) {
@@ -220,6 +239,7 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
   scheduler.finish(seconds_since(t0));
   if (!record.aborted.empty()) cluster.down();  // ends a job still waiting for its daemons
   jobs.join();
+  if (record.aborted.empty()) settle(observer, scheduler.faults());
   observer.stop();
   hogs.stop();
   record.total_s = seconds_since(t0);
