@@ -130,6 +130,11 @@ void add_checks(const FaultRunRecord& r, FaultAnalysis& a) {
             o.detected_s.has_value() == want,
             o.detected_s ? "dead after " + seconds(*o.detected_s) : "never shown dead");
     }
+    if (e.max_steps_recomputed && o.steps_recomputed) {
+      check(o.fault->text + ": at most " + std::to_string(*e.max_steps_recomputed) +
+                " steps recomputed",
+            *o.steps_recomputed <= *e.max_steps_recomputed, std::to_string(*o.steps_recomputed));
+    }
     if (e.max_detection_s && o.detected_s) {
       check(o.fault->text + ": detected within " + seconds(*e.max_detection_s),
             *o.detected_s <= *e.max_detection_s, seconds(*o.detected_s));

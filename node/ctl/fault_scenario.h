@@ -74,6 +74,7 @@ struct FaultExpectations {
   int max_false_deaths = 0;
   std::optional<bool> faulted_declared_dead;  // every faulted node declared dead (or none was)
   std::optional<double> max_detection_s;
+  std::optional<std::uint64_t> max_steps_recomputed;  // per recovery (JobNotice)
 };
 
 struct FaultScenario {

@@ -250,6 +250,11 @@ class Reader {
           static_cast<int>(*n);
       return Status::ok();
     }
+    if (k == "max_steps_recomputed") {
+      auto n = parse_count(k, v, 0, 1LL << 40);
+      if (n) e.max_steps_recomputed = static_cast<std::uint64_t>(*n);
+      return n.status();
+    }
     if (k == "max_detection") {
       auto d = parse_duration(v);
       if (d) e.max_detection_s = *d;
@@ -257,7 +262,7 @@ class Reader {
     }
     return Status::error("unknown key '" + k +
                          "' in [expect] (correct, max_false_suspicions, max_false_deaths, "
-                         "faulted_declared_dead, max_detection)");
+                         "faulted_declared_dead, max_detection, max_steps_recomputed)");
   }
 
   Status fault(const std::string& s) {

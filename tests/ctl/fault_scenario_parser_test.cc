@@ -89,6 +89,9 @@ TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
   EXPECT_EQ(error_of("[faults]\nat 1s kill 1\n"),
             "conf/faults/x.scn:1: [faults] must come after [cluster] nodes = N (node numbers are "
             "checked)");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_steps_recomputed = -1\n"),
+            "conf/faults/x.scn:4: max_steps_recomputed = '-1': expected a whole number "
+            "0..1099511627776");
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[job]\napp = heat3d\ntasks = 2\n"),
             "conf/faults/x.scn:3: [job] app = 'heat3d': unknown application");
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\ncolour = red\n"),
