@@ -1,6 +1,8 @@
 // Running the scenario's jobs during a fault run (fault_jobs.h).
 #include "node/ctl/fault_jobs.h"
 
+#include <cstdio>
+
 #include "node/ctl/job_client.h"
 
 namespace drift::ctl {
@@ -76,9 +78,11 @@ void FaultJobs::run_one(JobRecord record) {
   if (!end) {
     const bool timed_out = Clock::now() >= deadline;
     record.end = timed_out ? JobRecord::End::kTimedOut : JobRecord::End::kLost;
-    record.reason = timed_out ? "no result within timeout = " + std::to_string(plan.timeout_s) +
-                                    " s (" + end.error() + ")"
-                              : end.error();
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g s", plan.timeout_s);
+    record.reason =
+        timed_out ? "no result within timeout = " + std::string(limit) + " (" + end.error() + ")"
+                  : end.error();
   } else if (auto* failed = std::get_if<JobFailed>(&*end)) {
     record.end = JobRecord::End::kFailed;
     record.id = failed->job;

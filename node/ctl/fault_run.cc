@@ -102,6 +102,11 @@ class Scheduler {
       if (due) fire(s_.faults[i], now, job);
       fired_[i] = fired_[i] || due;
     }
+    undo_due(now);
+  }
+
+  // Undoes the timed faults whose time has come.
+  void undo_due(double now) {
     for (auto it = undo_at_.begin(); it != undo_at_.end();) {
       if (now < it->second) {
         ++it;
@@ -174,15 +179,16 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// A job that fails fast ends the run before the survivors' status shows the dead node: keep
-// watching until every node killed for good is shown dead (or kSettle passes), so the report
-// has its detection time and the daemons' final counters.
-void settle(const FaultObserver& observer, const std::vector<InjectedFault>& faults) {
+// A job that fails fast ends the run before the survivors' status shows the lost node: keep
+// watching (undoing timed faults when due) until every node still killed or cut off is shown
+// dead, or kSettle passes, so the report has its detection time and the final counters.
+void settle(const FaultObserver& observer, Scheduler& scheduler, Clock::time_point t0) {
   constexpr auto kSettle = std::chrono::seconds(5);
   const auto deadline = Clock::now() + kSettle;
   const auto all_seen = [&] {
-    for (const auto& f : faults) {
-      if (f.kind != FaultKind::kKill || f.undone_s >= 0 || !f.error.empty()) continue;
+    for (const auto& f : scheduler.faults()) {
+      const bool lost = f.kind == FaultKind::kKill || f.kind == FaultKind::kPartition;
+      if (!lost || f.undone_s >= 0 || !f.error.empty()) continue;
       for (int k : f.nodes) {
         if (!observer.seen(k, MemberState::kDead, f.at_s)) return false;
       }
@@ -190,7 +196,10 @@ void settle(const FaultObserver& observer, const std::vector<InjectedFault>& fau
     return true;
   };
   std::this_thread::sleep_for(2 * kObserverInterval);  // one more round of counters
-  while (!all_seen() && Clock::now() < deadline) std::this_thread::sleep_for(kObserverInterval);
+  while (!all_seen() && Clock::now() < deadline) {
+    scheduler.undo_due(seconds_since(t0));
+    std::this_thread::sleep_for(kObserverInterval);
+  }
 }
 
 }  // namespace
@@ -236,10 +245,15 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
     scheduler.tick(seconds_since(t0), now);
     std::this_thread::sleep_for(kSchedulerTick);  // the scheduler's resolution
   }
-  scheduler.finish(seconds_since(t0));
-  if (!record.aborted.empty()) cluster.down();  // ends a job still waiting for its daemons
+  if (!record.aborted.empty()) {
+    scheduler.finish(seconds_since(t0));
+    cluster.down();  // ends a job still waiting for its daemons
+  }
   jobs.join();
-  if (record.aborted.empty()) settle(observer, scheduler.faults());
+  if (record.aborted.empty()) {
+    settle(observer, scheduler, t0);
+    scheduler.finish(seconds_since(t0));
+  }
   observer.stop();
   hogs.stop();
   record.total_s = seconds_since(t0);
