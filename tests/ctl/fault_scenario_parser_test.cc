@@ -117,7 +117,9 @@ TEST(FaultScenarioParserTest, ShippedScenariosParse) {
     ++count;
     auto s = load_fault_scenario(entry.path().string());
     EXPECT_TRUE(s) << s.status().message();
-    if (s) EXPECT_FALSE(s->title.empty()) << entry.path();
+    if (s) {
+      EXPECT_FALSE(s->title.empty()) << entry.path();
+    }
   }
   EXPECT_GE(count, 8);
 }
