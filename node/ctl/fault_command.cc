@@ -2,6 +2,7 @@
 #include "node/ctl/fault_command.h"
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "node/ctl/command_line.h"
@@ -95,6 +96,12 @@ int run(const std::vector<std::string>& args) {
   auto record = run_fault_scenario(*scenario, a.run);
   if (!record) return report_failure(kExitFailed, a.scenarios.front() + ": " + record.error());
   const FaultAnalysis analysis = analyse_fault_run(*record);
+  if (!record->dir_kept && analysis.passed()) {
+    std::error_code ec;
+    std::filesystem::remove_all(record->dir, ec);
+  } else {
+    record->dir_kept = true;  // the logs of a run that failed are worth a look
+  }
   if (a.json) {
     std::cout << fault_report_json(*record, analysis).dump() << "\n";
   } else {

@@ -91,8 +91,8 @@ std::string fault_report_text(const FaultRunRecord& r, const FaultAnalysis& a) {
         << (c.detail.empty() ? "" : " (" + c.detail + ")") << "\n";
   }
   if (a.needs_recovery) {
-    out << "note: a node holding tasks was lost and no job recovered; this scenario passes only "
-           "with checkpoint/rollback recovery\n";
+    out << "note: a node holding tasks was lost and its job did not recover (see the job's "
+           "result): this needs checkpoint/rollback recovery to pass\n";
   }
   out << "verdict: " << (a.passed() ? "PASS" : "FAIL")
       << (r.dir_kept ? "  (daemon logs in " + r.dir + ")" : "") << "\n";

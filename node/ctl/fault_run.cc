@@ -262,11 +262,7 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
   record.sightings = observer.sightings();
   record.counters = observer.counters();
   cluster.down();
-  bool all_correct = record.aborted.empty();
-  for (const auto& j : record.jobs) all_correct = all_correct && j.correct();
-  record.dir_kept = o.keep_dir || !o.dir.empty() || !all_correct;
-  std::error_code ec;
-  if (!record.dir_kept) fs::remove_all(*dir, ec);
+  record.dir_kept = o.keep_dir || !o.dir.empty();
   return record;
 }
 

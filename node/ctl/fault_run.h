@@ -2,8 +2,9 @@
 // network (namespaces when the scenario partitions) and starts its own local cluster with the
 // daemons' test hooks on, starts CPU hogs and the status observer, runs the jobs (fault_jobs.h)
 // while the scheduler here fires the faults at their times or steps and undoes the timed ones,
-// then stops everything — daemons, hogs, namespaces, nftables rules, and the run's directory
-// unless kept — on every path out, SIGINT and SIGTERM included. Returns the raw record.
+// then stops everything — daemons, hogs, namespaces, nftables rules — on every path out, SIGINT
+// and SIGTERM included. Returns the raw record; the caller removes a temporary directory
+// (record.dir_kept false) once it knows the run passed.
 #pragma once
 
 #include <cstdint>
