@@ -35,10 +35,24 @@ double FaultJobs::since_t0() const {
   return std::chrono::duration<double>(Clock::now() - t0_).count();
 }
 
+// With a duration, a job's submit daemon that is down (killed, not yet restarted) is waited
+// for, rather than counted as one failed job after another.
+bool FaultJobs::wait_reachable(int k) const {
+  constexpr auto kRetry = std::chrono::milliseconds(250);
+  for (;;) {
+    if (since_t0() >= duration_s_) return false;
+    auto connect = cluster_.connect_options(k);
+    if (connect && ClientConnection::open(*connect)) return true;
+    std::this_thread::sleep_for(kRetry);
+  }
+}
+
 void FaultJobs::run_all() {
   for (std::size_t i = 0;; ++i) {
     if (duration_s_ <= 0 ? i >= plans_.size() : since_t0() >= duration_s_) break;
-    run_one(plans_[i % plans_.size()]);
+    const JobRecord& next = plans_[i % plans_.size()];
+    if (duration_s_ > 0 && !wait_reachable(next.plan.submit_to)) break;
+    run_one(next);
   }
   std::lock_guard lock(mutex_);
   now_.job = -1;

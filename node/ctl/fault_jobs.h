@@ -38,6 +38,7 @@ class FaultJobs {
 
  private:
   void run_all();
+  bool wait_reachable(int k) const;
   void run_one(JobRecord record);
   double since_t0() const;
 
