@@ -120,6 +120,15 @@ std::vector<KeySpec> key_specs() {
            dflt(plain(d.balance.locality_weight))},
       {"balance.max_moves", "N",
        "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
+      {"test.hooks", "BOOL",
+       "TESTING ONLY: let clients change the frame faults below at run time (driftctl fault "
+       "run); on when any of them is set" + dflt("false")},
+      {"test.drop_frames", "FRACTION",
+       "TESTING ONLY: node-to-node frames this daemon does not send, 0..1" + dflt("0")},
+      {"test.duplicate_frames", "FRACTION",
+       "TESTING ONLY: node-to-node frames this daemon sends twice, 0..1" + dflt("0")},
+      {"test.delay_frames_ms", "MS",
+       "TESTING ONLY: every node-to-node frame is held this long, order kept" + dflt("0")},
   };
 }
 
@@ -548,6 +557,19 @@ void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
       .whole("balance.max_moves", 1, 1'000'000, b.max_moves);
 }
 
+void apply_test_hooks(Applier& a, NodeConfig& c) {
+  NodeConfig::TestHooks& t = c.test;
+  std::string hooks = "false";
+  a.one_of("test.hooks", {"true", "false"}, hooks)
+      .real("test.drop_frames", 0, true, t.drop_frames)
+      .check(t.drop_frames <= 1, "test.drop_frames", "must be <= 1")
+      .real("test.duplicate_frames", 0, true, t.duplicate_frames)
+      .check(t.duplicate_frames <= 1, "test.duplicate_frames", "must be <= 1")
+      .real("test.delay_frames_ms", 0, true, t.delay_frames_ms)
+      .check(t.delay_frames_ms <= 60'000, "test.delay_frames_ms", "must be <= 60000");
+  t.hooks = hooks == "true" || t.drop_frames > 0 || t.duplicate_frames > 0 || t.delay_frames_ms > 0;
+}
+
 Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
@@ -587,6 +609,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)
       .path("log.file", true, c.log_file);
   apply_emulate_and_balance(a, c);
+  apply_test_hooks(a, c);
   if (c.where("migration.chunk_bytes") == "default") {  // fit the default to a smaller frame
     c.chunk_bytes = std::min(c.chunk_bytes, c.max_frame_bytes - 1024);
   }

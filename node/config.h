@@ -44,6 +44,15 @@ struct NodeConfig {
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
 
+  // [test]: fault injection for the failure-injection harness (driftctl fault run), off by
+  // default. Frame faults apply to the node-to-node frames this daemon sends; with hooks on, a
+  // client may change them at run time (FrameFaultsRequest). Any nonzero fault turns hooks on.
+  struct TestHooks {
+    bool hooks = false;
+    double drop_frames = 0;       // fraction, 0..1
+    double duplicate_frames = 0;  // fraction, 0..1
+    double delay_frames_ms = 0;
+  } test;
   EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
   BalanceSettings balance;    // [balance]
   CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks

@@ -221,6 +221,14 @@ Status Daemon::start() {
                "{:.4g} load/s",
                to_string(config_.balance.capacity), to_string(config_.balance.sensing),
                config_.balance.capacity_ewma, to_string(config_.balance.strategy), capacity_);
+  if (config_.test.hooks) {
+    const FrameFaults::Settings s{config_.test.drop_frames, config_.test.duplicate_frames,
+                                  config_.test.delay_frames_ms};
+    transport_.set_frame_faults(s);
+    spdlog::warn("TEST HOOKS ON (test.* config keys): clients may inject frame faults; "
+                 "node-to-node frames now: {}. Never on a production cluster.",
+                 s.text());
+  }
   if (emulator_.enabled()) {
     spdlog::info("emulated machine: speed {}, {} work units/s at speed 1, {} external-load "
                  "ramp(s); load average = the emulated external load",
@@ -412,9 +420,28 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     on_tasks_request(conn);
   } else if (auto* attach = std::get_if<JobAttach>(&msg)) {
     coordinator_.on_attach(conn, *attach);
+  } else if (auto* faults = std::get_if<FrameFaultsRequest>(&msg)) {
+    on_frame_faults(conn, *faults);
   } else {
     conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));
   }
+}
+
+// TESTING ONLY: the fault harness changes the frame faults mid-run; refused unless test.hooks.
+void Daemon::on_frame_faults(const ConnectionPtr& conn, const FrameFaultsRequest& req) {
+  const FrameFaults::Settings s{req.drop, req.duplicate, req.delay_ms};
+  const bool valid = req.drop >= 0 && req.drop <= 1 && req.duplicate >= 0 && req.duplicate <= 1 &&
+                     req.delay_ms >= 0 && req.delay_ms <= 60'000;
+  if (!config_.test.hooks || !valid) {
+    const std::string why = !valid ? "refused: frame faults out of range (" + s.text() + ")"
+                                   : "refused: test.hooks is off (" + config_.where("test.hooks") +
+                                         "); frame faults are for test clusters only";
+    spdlog::warn("client {}: {}", conn->describe(), why);
+    return conn->send(FrameFaultsReply{false, why});
+  }
+  transport_.set_frame_faults(s);
+  spdlog::warn("TEST HOOK: frame faults now {} (set by client {})", s.text(), conn->describe());
+  conn->send(FrameFaultsReply{true, s.text()});
 }
 
 void Daemon::on_create(const CreateTasks& req) {
@@ -457,15 +484,19 @@ void Daemon::reset_job(std::uint64_t job) {
   migration_.drop_job(job);
 }
 
-// The next live member after this node in id order, wrapping around; 0 when alone.
+// The live member half way round the ring of live members ordered by id (the next one in a
+// cluster of two or three): a partition cutting off a run of neighbouring ids does not take a
+// task's node and its buddy together. 0 when alone.
 std::uint32_t Daemon::buddy() const {
-  std::uint32_t first = 0;
+  std::vector<std::uint32_t> ring;
   for (const Member& m : table_.members()) {
-    if (m.info.state != MemberState::kAlive || m.info.node_id == config_.node_id) continue;
-    if (m.info.node_id > config_.node_id) return m.info.node_id;
-    if (first == 0) first = m.info.node_id;
+    if (m.info.state == MemberState::kAlive || m.info.node_id == config_.node_id) {
+      ring.push_back(m.info.node_id);
+    }
   }
-  return first;
+  if (ring.size() < 2) return 0;
+  const auto self = std::find(ring.begin(), ring.end(), config_.node_id) - ring.begin();
+  return ring[(static_cast<std::size_t>(self) + ring.size() / 2) % ring.size()];
 }
 
 // We were declared dead: others act as if we were gone (they recover our tasks), so we must be.
@@ -552,6 +583,10 @@ void Daemon::on_effects(HandlerEffects&& effects) {
 }
 
 void Daemon::on_transition(const MemberTransition& t) {
+  if (t.node_id != config_.node_id && !t.joined && t.from != t.to) {  // for the fault harness's report
+    if (t.to == MemberState::kSuspect) ++counters_.suspicions;
+    if (t.to == MemberState::kDead) ++counters_.deaths_declared;
+  }
   if (t.node_id == config_.node_id) {
     if (t.from == MemberState::kDead) fence("the cluster declared this node dead");
     return;

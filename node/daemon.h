@@ -59,6 +59,7 @@ class Daemon final : public Messenger {
   void on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req);
   void on_migration_report(const MigrationReport& report);
   void on_tasks_request(const ConnectionPtr& conn);
+  void on_frame_faults(const ConnectionPtr& conn, const FrameFaultsRequest& req);
   TaskListReply task_list(std::uint64_t request) const;
   void send(std::uint32_t node_id, WireMessage msg, bool bulk);
   static Frame frame_of(WireMessage&& msg);

@@ -103,6 +103,7 @@ class JobCoordinator {
     std::uint32_t recoveries = 0;
     std::uint64_t steps_recomputed = 0;
     std::uint32_t deputy = 0;  // holds the job's record; 0: none yet
+    std::optional<JobNotice> unsent;  // a recovery no client heard of (it attaches later)
   };
 
   std::uint64_t next_job_id();

@@ -184,8 +184,12 @@ void JobCoordinator::resume(Job& job) {
                      " and running again after " + std::to_string(seconds).substr(0, 5) + " s; " +
                      std::to_string(redo) + " step(s) to do again";
   spdlog::warn("job {:#x}: {}", job.id, text);
-  reply(job.client, JobNotice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo,
-                              seconds, text});
+  JobNotice notice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo, seconds, text};
+  if (job.client && !job.client->closed()) {
+    reply(job.client, notice);
+  } else {
+    job.unsent = notice;  // the client lost the old root: it hears this once it attaches here
+  }
   send_record(job);
 }
 

@@ -1,9 +1,11 @@
-// The deputy's side of a job (DESIGN.md §9), part of JobCoordinator: the root sends its deputy —
-// the next live node after it — a JobRecord at the start, at every committed checkpoint and
-// around every recovery. When the root dies, the deputy becomes the job's root: it rebuilds the
+// The deputy's side of a job (DESIGN.md §9), part of JobCoordinator: the root sends its deputy
+// — its buddy, half way round the ring of live nodes — a JobRecord at the start, at every
+// committed checkpoint and around every recovery. When the root dies, the deputy becomes the job's root: it rebuilds the
 // job from the record and rolls it back like any other failure, with itself as the root. The
 // client, whose connection died with the root, finds it with JobAttach.
 #include <spdlog/spdlog.h>
+
+#include <utility>
 
 #include "node/job_coordinator.h"
 
@@ -104,6 +106,7 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
                           job->steps_done, 0, 0,
                           "node " + std::to_string(messenger_.self_id()) +
                               " is the job's root now"});
+  if (job->unsent) reply(client, *std::exchange(job->unsent, std::nullopt));
 }
 
 void JobCoordinator::abandon_all() {

@@ -1,6 +1,6 @@
 // A node's side of checkpoints and rollback recovery (DESIGN.md §9). It keeps the checkpoint
 // copies of the tasks saved here (primary) and of a neighbour's (buddy), sends each saved state to
-// the buddy — the next live member after this node in id order — which acknowledges to the root,
+// the buddy — the live member half way round the ring of ids — which acknowledges to the root,
 // drops copies the root no longer needs, and carries out the root's rollback: the job's tasks
 // here are replaced by ones restored from the copies kept here (not started until the root says
 // every node is ready), and the job's routing state is reset to the new placement. Network

@@ -11,7 +11,9 @@ Transport::Transport(asio::io_context& io, Params params, Hello self)
       params_(std::move(params)),
       self_(std::move(self)),
       acceptor_(io),
-      trim_timer_(io) {}
+      trim_timer_(io),
+      faults_(std::random_device{}()),
+      held_timer_(io) {}
 
 Status Transport::listen(const Endpoint& at) {
   std::error_code ec;
@@ -98,6 +100,35 @@ void Transport::send(std::uint32_t node_id, const Endpoint& address, const WireM
 
 void Transport::send(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk) {
   if (stopping_) return;
+  if (faults_.active() || !held_.empty()) return send_with_faults(node_id, address, std::move(frame), bulk);
+  send_now(node_id, address, std::move(frame), bulk);
+}
+
+// TESTING ONLY: drop, duplicate or hold the frame as the frame faults say. Frames are immutable,
+// so a duplicate is the same frame queued twice. Held frames keep their order.
+void Transport::send_with_faults(std::uint32_t node_id, const Endpoint& address, Frame frame,
+                                 bool bulk) {
+  const int copies = faults_.copies();
+  const auto due = std::chrono::steady_clock::now() + faults_.delay();
+  for (int i = 0; i < copies; ++i) held_.push_back(HeldFrame{due, node_id, address, frame, bulk});
+  release_held();
+}
+
+void Transport::release_held() {
+  const auto now = std::chrono::steady_clock::now();
+  while (!held_.empty() && held_.front().due <= now) {
+    HeldFrame h = std::move(held_.front());
+    held_.pop_front();
+    send_now(h.node_id, h.address, std::move(h.frame), h.bulk);
+  }
+  if (held_.empty() || stopping_) return;
+  held_timer_.expires_at(held_.front().due);
+  held_timer_.async_wait([this](std::error_code ec) {
+    if (!ec && !stopping_) release_held();
+  });
+}
+
+void Transport::send_now(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk) {
   auto& link = links_[node_id];
   link.address = address;
   if (link.conn && !link.conn->closed()) {
@@ -198,6 +229,8 @@ void Transport::shutdown() {
   std::error_code ignored;
   acceptor_.close(ignored);
   trim_timer_.cancel();
+  held_timer_.cancel();
+  held_.clear();
   for (auto& [id, link] : links_) {
     if (link.retry) link.retry->cancel();
   }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "node/endpoint.h"
+#include "node/frame_faults.h"
 #include "node/peer_connection.h"
 #include "protocol/status.h"
 
@@ -61,6 +62,8 @@ class Transport : private ConnectionListener {
   void shutdown();
 
   std::uint64_t frames_refused() const { return frames_refused_; }
+  // TESTING ONLY (frame_faults.h): faults on the node-to-node frames sent from now on.
+  void set_frame_faults(const FrameFaults::Settings& settings) { faults_.set(settings); }
 
  private:
   struct Link {  // our outgoing connection to one node
@@ -74,6 +77,16 @@ class Transport : private ConnectionListener {
   };
   static constexpr std::size_t kMaxPendingBytes = 64u << 20;
 
+  struct HeldFrame {  // a frame delayed by the test-only frame faults
+    std::chrono::steady_clock::time_point due;
+    std::uint32_t node_id;
+    Endpoint address;
+    Frame frame;
+    bool bulk;
+  };
+  void send_with_faults(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk);
+  void release_held();
+  void send_now(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk);
   void accept_next();
   void trim_buffers();
   void dial(std::uint32_t node_id);
@@ -100,6 +113,9 @@ class Transport : private ConnectionListener {
   ChunkHandler chunk_handler_;
   bool stopping_ = false;
   std::uint64_t frames_refused_ = 0;
+  FrameFaults faults_;
+  std::deque<HeldFrame> held_;  // in send order; released in that order
+  asio::steady_timer held_timer_;
 };
 
 }  // namespace drift

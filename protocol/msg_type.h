@@ -49,6 +49,9 @@ enum class MsgType : std::uint16_t {
   kJobAttach = 66,
   // balancing (DESIGN.md §8)
   kBalanceRequest = 60,
+  // testing only (driftctl fault run)
+  kFrameFaultsRequest = 62,
+  kFrameFaultsReply = 63,
   // checkpoints and recovery (DESIGN.md §9)
   kCheckpointCopy = 70,
   kCheckpointAck = 71,

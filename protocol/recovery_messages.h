@@ -9,7 +9,7 @@
 // with every task acknowledged the root commits s (CheckpointCommit) and nodes drop older copies.
 // Recovery: JobRollback to every live node (drop the job's tasks, restore the listed ones from a
 // stored copy, not started) → RollbackReady → JobResume (start them) → the root resends step s's
-// reduction. The root keeps its deputy (the next live node after it) up to date with a JobRecord;
+// reduction. The root keeps its deputy (its buddy node) up to date with a JobRecord;
 // if the root dies, the deputy becomes the root and rolls the job back itself, and the client,
 // having lost its connection, finds the new root with JobAttach.
 #pragma once

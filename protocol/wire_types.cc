@@ -127,6 +127,10 @@ const char* to_string(MsgType t) {
       return "JobRecord";
     case MsgType::kJobAttach:
       return "JobAttach";
+    case MsgType::kFrameFaultsRequest:
+      return "FrameFaultsRequest";
+    case MsgType::kFrameFaultsReply:
+      return "FrameFaultsReply";
   }
   return "unknown message type";
 }

@@ -89,7 +89,8 @@ struct BalanceBasis {
   }
 };
 
-// What a node has done for migration and location since it started (driftctl status).
+// What a node has done for migration, location, balancing and failure detection since it started
+// (driftctl status; the fault harness reads suspicions and deaths_declared).
 struct NodeCounters {
   std::uint64_t migrations_out = 0;
   std::uint64_t migrations_in = 0;
@@ -100,12 +101,14 @@ struct NodeCounters {
   std::uint64_t balance_bytes = 0;     // balancing messages sent (receiver requests), bytes
   std::uint64_t balance_rounds = 0;    // balancing rounds that moved at least one task away
   std::uint64_t balance_moves = 0;     // tasks sent away by the balancer
+  std::uint64_t suspicions = 0;        // times this node began to suspect another node
+  std::uint64_t deaths_declared = 0;   // times this node saw another node become dead
 
   friend bool operator==(const NodeCounters&, const NodeCounters&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(migrations_out, migrations_in, bytes_moved, messages_forwarded, location_updates,
-       heartbeat_bytes, balance_bytes, balance_rounds, balance_moves);
+       heartbeat_bytes, balance_bytes, balance_rounds, balance_moves, suspicions, deaths_declared);
   }
 };
 

@@ -9,6 +9,7 @@
 #include "node/ctl/command_line.h"
 #include "node/ctl/connection_settings.h"
 #include "node/ctl/exit_codes.h"
+#include "node/ctl/fault_command.h"
 #include "node/ctl/local_command.h"
 #include "node/ctl/migrate_command.h"
 #include "node/ctl/run_command.h"
@@ -21,7 +22,7 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr const char* kCommands = "status, run, tasks, migrate or local";
+constexpr const char* kCommands = "status, run, tasks, migrate, local or fault";
 
 po::options_description general_options() {
   po::options_description d("General options");
@@ -43,7 +44,10 @@ int print_help(ConnectionSettings& settings) {
          "  tasks [--json]                    the running jobs' tasks and where they live\n"
          "  migrate JOB:INDEX NODE_ID         move a running task to another node\n"
          "  local up --nodes N [options]      start N daemons on this machine\n"
-         "  local down [--dir DIR]            stop them\n\n"
+         "  local down [--dir DIR]            stop them\n"
+         "  fault run SCENARIO [--json]       start a cluster, run a failure-injection scenario\n"
+         "                                    on it (conf/faults/), print the report\n"
+         "  fault check SCENARIO...           parse scenario files only\n\n"
          "'driftctl COMMAND --help' describes a command's options.\n\n"
       << general_options() << "\n"
       << settings.options()
@@ -78,6 +82,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest,
   if (command == "tasks") return tasks_command(rest, settings);
   if (command == "migrate") return migrate_command(rest, settings);
   if (command == "local") return local_command(rest);
+  if (command == "fault") return fault_command(rest);
   std::cerr << "driftctl: unknown command '" << command << "' (expected " << kCommands
             << "; see 'driftctl --help')\n";
   return kExitUsage;

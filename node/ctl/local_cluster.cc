@@ -79,7 +79,9 @@ pid_t LocalCluster::pid(int k) const {
 }
 
 Endpoint LocalCluster::node_endpoint(int k) const {
-  return Endpoint{"127.0.0.1", static_cast<std::uint16_t>(base_port_ + k - 1)};
+  const auto i = static_cast<std::size_t>(k - 1);
+  const std::string host = i < options_.hosts.size() ? options_.hosts[i] : "127.0.0.1";
+  return Endpoint{host, static_cast<std::uint16_t>(base_port_ + k - 1)};
 }
 
 Status LocalCluster::kill(int k, int signal) {
@@ -162,25 +164,31 @@ Status LocalCluster::prepare(const fs::path& base_config, std::string& base_text
   return Status::ok();
 }
 
-Status LocalCluster::start_node(int k, const fs::path& driftd, const std::string& base_text) {
+Status LocalCluster::start_node(int k, bool fresh_log) {
   const fs::path abs_dir = fs::absolute(dir_);
   LocalNodeSettings node;
   node.id = static_cast<std::uint32_t>(k);
   node.name = "node" + std::to_string(k);
+  node.address = node_endpoint(k).host;
   node.port = node_endpoint(k).port;
   node.data_dir = abs_dir / node.name;
   node.secret_file = abs_dir / "secret";
   if (k > 1) node.seeds = {node_endpoint(1).to_string()};
   std::error_code ec;
   fs::create_directories(node.data_dir, ec);
-  if (Status s = write_text(config_file(k), render_local_node_config(base_text, node)); !s) {
+  if (Status s = write_text(config_file(k), render_local_node_config(base_text_, node)); !s) {
     return s;
   }
-  fs::remove(log_file(k), ec);
-  SpawnSpec spec{driftd,
+  if (fresh_log) fs::remove(log_file(k), ec);
+  SpawnSpec spec{driftd_,
                  {"--config", fs::absolute(config_file(k)).string()},
                  log_file(k),
                  options_.stop_with_parent};
+  if (auto it = options_.launchers.find(k); it != options_.launchers.end() && !it->second.empty()) {
+    spec.args.insert(spec.args.begin(), driftd_.string());
+    spec.args.insert(spec.args.begin(), it->second.begin() + 1, it->second.end());
+    spec.program = it->second.front();
+  }
   spec.args.insert(spec.args.end(), options_.extra_args.begin(), options_.extra_args.end());
   if (auto it = options_.node_args.find(k); it != options_.node_args.end()) {
     spec.args.insert(spec.args.end(), it->second.begin(), it->second.end());
@@ -225,12 +233,12 @@ Status LocalCluster::up(int nodes, std::uint16_t base_port, const fs::path& base
   }
   nodes_ = nodes;
   base_port_ = base_port;
-  std::string base_text;
-  if (Status s = prepare(base_config, base_text); !s) return s;
+  if (Status s = prepare(base_config, base_text_); !s) return s;
   auto driftd = options_.driftd.empty() ? find_driftd() : Result<fs::path>(options_.driftd);
   if (!driftd) return driftd.status();
+  driftd_ = *driftd;
   for (int k = 1; k <= nodes; ++k) {
-    if (Status s = start_node(k, *driftd, base_text); !s) {
+    if (Status s = start_node(k, true); !s) {
       down();
       return s;
     }
@@ -240,6 +248,29 @@ Status LocalCluster::up(int nodes, std::uint16_t base_port, const fs::path& base
     if (Status s = wait_ready(k, deadline); !s) return failed_node(k, s.message());
   }
   return Status::ok();
+}
+
+Status LocalCluster::restart(int k) {
+  if (k < 1 || k > nodes_ || driftd_.empty()) {
+    return Status::error("node " + std::to_string(k) + " is not a node this cluster started");
+  }
+  if (const pid_t p = pid(k); p > 0 && process_alive(p)) {
+    return Status::error("node " + std::to_string(k) + " (pid " + std::to_string(p) +
+                         ") is still running; only a stopped daemon can be restarted");
+  }
+  if (Status s = start_node(k, false); !s) return s;
+  auto connect = connect_options(k);
+  if (!connect) return connect.status();
+  const auto deadline = std::chrono::steady_clock::now() + options_.ready_timeout;
+  for (;;) {
+    if (!process_alive(pid(k))) return Status::error("node " + std::to_string(k) + ": driftd exited after restart");
+    if (query_status(*connect, kProbeTimeout)) return Status::ok();
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Status::error("node " + std::to_string(k) + " did not answer after restart within " +
+                           seconds(options_.ready_timeout));
+    }
+    std::this_thread::sleep_for(kPollInterval);
+  }
 }
 
 std::vector<std::string> LocalCluster::down() {

@@ -26,6 +26,11 @@ struct LocalClusterOptions {
   bool stop_with_parent = false;               // tests: daemons die with the test process
   std::vector<std::string> extra_args;         // "--key=value" for every daemon
   std::map<int, std::vector<std::string>> node_args;  // "--key=value" for daemon K only, after extra_args
+  // Where daemon K lives (the fault harness puts each in its own network namespace): it listens
+  // on hosts[K-1] (default 127.0.0.1) and is started through launchers[K] (e.g. {"/usr/sbin/ip",
+  // "netns", "exec", "NS"}), which must exec driftd in its own process.
+  std::vector<std::string> hosts;
+  std::map<int, std::vector<std::string>> launchers;
 };
 
 class LocalCluster {
@@ -39,6 +44,9 @@ class LocalCluster {
   // Stops every daemon with a pid file in DIR (SIGTERM, SIGKILL after the grace time) and removes
   // the pid files. One line per daemon.
   std::vector<std::string> down();
+  // Starts daemon k of a cluster this object brought up again (after it was killed), with the
+  // same config and a new incarnation; returns once it answers status. Its log is appended to.
+  Status restart(int k);
 
   int nodes() const { return nodes_; }
   // -1 when node k has no readable pid file.
@@ -60,7 +68,7 @@ class LocalCluster {
  private:
   Status check_not_running() const;
   Status prepare(const std::filesystem::path& base_config, std::string& base_text);
-  Status start_node(int k, const std::filesystem::path& driftd, const std::string& base_text);
+  Status start_node(int k, bool fresh_log);
   Status wait_ready(int k, std::chrono::steady_clock::time_point deadline) const;
   Status failed_node(int k, const std::string& why);
   std::vector<int> pid_file_nodes() const;
@@ -69,6 +77,8 @@ class LocalCluster {
   LocalClusterOptions options_;
   int nodes_ = 0;
   std::uint16_t base_port_ = 0;
+  std::string base_text_;
+  std::filesystem::path driftd_;
 };
 
 }  // namespace drift::ctl

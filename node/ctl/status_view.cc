@@ -81,7 +81,9 @@ nlohmann::json node_json(const NodeStatus& n) {
           {"migrations_in", n.counters.migrations_in},
           {"bytes_moved", n.counters.bytes_moved},
           {"messages_forwarded", n.counters.messages_forwarded},
-          {"location_updates", n.counters.location_updates}};
+          {"location_updates", n.counters.location_updates},
+          {"suspicions", n.counters.suspicions},
+          {"deaths_declared", n.counters.deaths_declared}};
 }
 
 }  // namespace

@@ -56,6 +56,8 @@ TEST(StatusViewTest, JsonHasEveryCounter) {
   EXPECT_EQ(j["bytes_moved"], 96ull << 20);
   EXPECT_EQ(j["messages_forwarded"], 250);
   EXPECT_EQ(j["location_updates"], 12);
+  EXPECT_EQ(j["suspicions"], 0);
+  EXPECT_EQ(j["deaths_declared"], 0);
   EXPECT_EQ(status_json(sample())["nodes"][1]["bytes_moved"], 0);
 }
 

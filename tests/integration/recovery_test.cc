@@ -176,7 +176,7 @@ TEST_F(RecoveryTest, KilledRootIsReplacedByItsDeputy) {
   EXPECT_EQ(run.result.recoveries, 1u);
   ASSERT_EQ(run.root_changes.size(), 2u) << "lost the root, then found the new one";
   EXPECT_EQ(run.root_changes[0].node, 0u);
-  EXPECT_EQ(run.root_changes[1].node, 2u) << "the deputy is the next node after the root";
+  EXPECT_EQ(run.root_changes[1].node, 3u) << "the deputy is half way round the ring of 4";
   for (int k = 2; k <= 4; ++k) EXPECT_EQ(fate_of(k), "running") << "node " << k;
 }
 

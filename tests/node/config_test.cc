@@ -44,7 +44,11 @@ const char* const kAllKeys[] = {"node.id",
                                 "balance.eff_min",
                                 "balance.capacity_ewma",
                                 "balance.locality_weight",
-                                "balance.max_moves"};
+                                "balance.max_moves",
+                                "test.hooks",
+                                "test.drop_frames",
+                                "test.duplicate_frames",
+                                "test.delay_frames_ms"};
 
 class ConfigTest : public testing::Test {
  protected:
@@ -399,6 +403,21 @@ TEST_F(ConfigTest, BadEmulateAndBalanceValues) {
   error_of(parse_file(kMinimal, {"--balance.locality_weight=-0.5"}), {">= 0"});
   error_of(parse_file(std::string(kMinimal) + "[balance]\nsensing = once\nsensing = every\n"),
            {at(7), "already set on line 6"});
+}
+
+TEST_F(ConfigTest, TestHooksAreOffByDefaultAndOnWithAnyFrameFault) {
+  const NodeConfig d = config_of(parse_file(kMinimal));
+  EXPECT_FALSE(d.test.hooks);
+  EXPECT_EQ(d.test.drop_frames, 0);
+  const NodeConfig c = config_of(
+      parse_file(std::string(kMinimal) + "[test]\ndrop_frames = 0.01\ndelay_frames_ms = 5\n"));
+  EXPECT_TRUE(c.test.hooks);
+  EXPECT_DOUBLE_EQ(c.test.drop_frames, 0.01);
+  EXPECT_DOUBLE_EQ(c.test.delay_frames_ms, 5);
+  EXPECT_TRUE(config_of(parse_file(kMinimal, {"--test.hooks=true"})).test.hooks);
+  error_of(parse_file(kMinimal, {"--test.duplicate_frames=2"}),
+           {"test.duplicate_frames = '2' (command line)", "must be <= 1"});
+  error_of(parse_file(kMinimal, {"--test.hooks=yes"}), {"test.hooks = 'yes'", "true, false"});
 }
 
 }  // namespace

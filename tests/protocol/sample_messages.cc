@@ -135,6 +135,8 @@ std::vector<SampleMessage> build() {
        JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
       {"job_attach", JobAttach{0x700000001ULL}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
+      {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
+      {"frame_faults_reply", FrameFaultsReply{false, "refused: test.hooks is off"}},
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
   };
 }

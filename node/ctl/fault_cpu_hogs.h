@@ -1,0 +1,28 @@
+// CPU-hog processes for soak scenarios (`[cluster] cpu_hogs = N`): N forked children that spin
+// until stopped, competing with the daemons for the cores as a workstation owner's programs
+// would. They die with the harness (PR_SET_PDEATHSIG) and are killed by the destructor.
+#pragma once
+
+#include <sys/types.h>
+
+#include <vector>
+
+#include "protocol/status.h"
+
+namespace drift::ctl {
+
+class CpuHogs {
+ public:
+  CpuHogs() = default;
+  ~CpuHogs();
+  CpuHogs(const CpuHogs&) = delete;
+  CpuHogs& operator=(const CpuHogs&) = delete;
+
+  Status start(int count);
+  void stop();
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
+}  // namespace drift::ctl
