@@ -93,7 +93,7 @@ void BalancerService::round() {
   ++rounds_;
   meter_.track(host_.tasks());  // tasks that left no longer count; unreported ones are estimated
   partners_.age();
-  if (!meter_.measured() || migration_.moving_out() > 0) return;
+  if (!active_ || !meter_.measured() || migration_.moving_out() > 0) return;
   RoundInput input{expected_load(), peers(), movable_tasks()};
   if (input.peers.empty()) return;
   RoundPlan plan = plan_round(input, params_.planner);
@@ -125,7 +125,7 @@ void BalancerService::on_request(const BalanceRequest& request) {
       !std::isfinite(request.capacity) || request.capacity <= 0) {
     return;  // a peer's values, unchecked: nothing sensible to do
   }
-  if (migration_.moving_out() > 0 || !meter_.measured()) return;
+  if (!active_ || migration_.moving_out() > 0 || !meter_.measured()) return;
   auto moves = answer_request(expected_load(), {request.from, request.load, request.capacity},
                               request.amount, movable_tasks(), params_.planner);
   if (moves.empty()) return;

@@ -40,6 +40,9 @@ class BalancerService {
 
   void start();
   void stop();
+  // Off while the owner has the machine (DESIGN.md §9): no rounds, requests ignored; the owner
+  // service moves the tasks then.
+  void set_active(bool active) { active_ = active; }
   // A neighbour running receiver-initiated diffusion asks for load.
   void on_request(const BalanceRequest& request);
   // Whether to take a balancing move offered with `basis` (std::nullopt: take it).
@@ -69,6 +72,7 @@ class BalancerService {
   NodeCounters& counters_;
   asio::steady_timer timer_;
   bool stopped_ = false;
+  bool active_ = true;
   std::uint64_t rounds_ = 0;
 };
 

@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kUsage = "usage: driftd --config FILE [--key=value ...]";
 constexpr const char* kCommandLine = "command line";
+constexpr std::uint64_t kOneMinuteMs = 60'000;
 
 // ---- the keys ------------------------------------------------------------------------------
 
@@ -129,6 +130,44 @@ std::vector<KeySpec> key_specs() {
        "TESTING ONLY: node-to-node frames this daemon sends twice, 0..1" + dflt("0")},
       {"test.delay_frames_ms", "MS",
        "TESTING ONLY: every node-to-node frame is held this long, order kept" + dflt("0")},
+      {"owner.policy", "NAME",
+       "desktop (suspend on owner activity, vacate after max_suspend) | immediate (vacate at "
+       "once) | never (only driftctl reclaim/release)" +
+           dflt(std::string(to_string(d.owner.policy.kind)))},
+      {"owner.start_idle", "S",
+       "take work once the owner is idle this many seconds and external load <= start_load" +
+           dflt(plain(d.owner.policy.start_idle_s))},
+      {"owner.start_load", "X",
+       "external load per core at most this to take work" +
+           dflt(plain(d.owner.policy.start_load))},
+      {"owner.suspend_idle", "S",
+       "suspend when the owner's last input is less than this many seconds ago" +
+           dflt(plain(d.owner.policy.suspend_idle_s))},
+      {"owner.suspend_load", "X",
+       "suspend when external load per core stays at least this ..." +
+           dflt(plain(d.owner.policy.suspend_load))},
+      {"owner.suspend_load_time", "S",
+       "... for this many seconds" + dflt(plain(d.owner.policy.suspend_load_s))},
+      {"owner.continue_idle", "S",
+       "a suspended node resumes after the owner was idle this many seconds" +
+           dflt(plain(d.owner.policy.continue_idle_s))},
+      {"owner.max_suspend", "S",
+       "a node suspended longer than this many seconds migrates every task away" +
+           dflt(plain(d.owner.policy.max_suspend_s))},
+      {"owner.vacate_deadline", "S",
+       "tasks still here this many seconds after the evacuation began are handed to recovery" +
+           dflt(plain(d.owner.vacate_deadline_s))},
+      {"owner.poll_ms", "MS", "how often the owner detector looks" + dflt(ms(d.owner.poll))},
+      {"owner.sessions", "BOOL",
+       "login sessions' terminal access times count as owner input (utmp, else logind; SSH "
+       "counts)" + dflt("true")},
+      {"owner.input_devices", "BOOL",
+       "/dev/input access times count as owner input" + dflt("true")},
+      {"owner.load", "BOOL",
+       "external load (load average minus drift's runnable threads) counts" + dflt("true")},
+      {"owner.activity_file", "FILE",
+       "its modification time counts as owner input (touch it to say 'I am here')" +
+           dflt("none")},
   };
 }
 
@@ -491,6 +530,17 @@ class Applier {
     return *this;
   }
 
+  // A rule between two numeric keys; the error names both with their values and origins.
+  Applier& rule(bool holds, const char* key, double value, const char* relation,
+                const char* other, double other_value) {
+    if (ok() && !holds) {
+      fail(Status::error(std::string(key) + " = " + plain(value) + " (" + c_.where(key) +
+                         ") must be " + relation + " " + other + " = " + plain(other_value) +
+                         " (" + c_.where(other) + ")"));
+    }
+    return *this;
+  }
+
   const Status& status() const { return status_; }
 
  private:
@@ -570,6 +620,38 @@ void apply_test_hooks(Applier& a, NodeConfig& c) {
   t.hooks = hooks == "true" || t.drop_frames > 0 || t.duplicate_frames > 0 || t.delay_frames_ms > 0;
 }
 
+// [owner]: thresholds in seconds (fractions allowed) and load per core; the checks keep the
+// policy from flapping (a node must not become available in a state that suspends it at once).
+void apply_owner(Applier& a, OwnerSettings& o) {
+  using K = OwnerPolicyKind;
+  OwnerPolicyParams& p = o.policy;
+  const std::vector<std::string> flag = {"true", "false"};
+  std::string sessions = "true", devices = "true", load = "true";
+  a.named("owner.policy", {K::kDesktop, K::kImmediate, K::kNever}, p.kind)
+      .real("owner.start_idle", 0, true, p.start_idle_s)
+      .real("owner.start_load", 0, true, p.start_load)
+      .real("owner.suspend_idle", 0, true, p.suspend_idle_s)
+      .real("owner.suspend_load", 0, false, p.suspend_load)
+      .real("owner.suspend_load_time", 0, true, p.suspend_load_s)
+      .real("owner.continue_idle", 0, true, p.continue_idle_s)
+      .real("owner.max_suspend", 0, true, p.max_suspend_s)
+      .real("owner.vacate_deadline", 0, false, o.vacate_deadline_s)
+      .millis("owner.poll_ms", 10, kOneMinuteMs, o.poll)
+      .one_of("owner.sessions", flag, sessions)
+      .one_of("owner.input_devices", flag, devices)
+      .one_of("owner.load", flag, load)
+      .path("owner.activity_file", true, o.inputs.activity_file)
+      .rule(p.start_load < p.suspend_load, "owner.start_load", p.start_load, "below",
+            "owner.suspend_load", p.suspend_load)
+      .rule(p.start_idle_s >= p.suspend_idle_s, "owner.start_idle", p.start_idle_s, ">=",
+            "owner.suspend_idle", p.suspend_idle_s)
+      .rule(p.continue_idle_s >= p.suspend_idle_s, "owner.continue_idle", p.continue_idle_s,
+            ">=", "owner.suspend_idle", p.suspend_idle_s);
+  o.inputs.sessions = sessions == "true";
+  o.inputs.input_devices = devices == "true";
+  o.inputs.load = load == "true";
+}
+
 Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
@@ -610,6 +692,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .path("log.file", true, c.log_file);
   apply_emulate_and_balance(a, c);
   apply_test_hooks(a, c);
+  apply_owner(a, c.owner);
   if (c.where("migration.chunk_bytes") == "default") {  // fit the default to a smaller frame
     c.chunk_bytes = std::min(c.chunk_bytes, c.max_frame_bytes - 1024);
   }

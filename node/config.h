@@ -14,6 +14,7 @@
 #include "node/emulation.h"
 #include "node/endpoint.h"
 #include "node/job_checkpoints.h"
+#include "node/owner_settings.h"
 
 namespace drift {
 
@@ -56,6 +57,7 @@ struct NodeConfig {
   EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
   BalanceSettings balance;    // [balance]
   CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks
+  OwnerSettings owner;        // [owner]: owner reclaim (DESIGN.md §9)
   std::string config_file;
   // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.
   std::map<std::string, std::string> origin;

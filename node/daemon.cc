@@ -163,11 +163,15 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
                  [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
       balancer_(io_, balancer_params(config_), *this, table_, meter_, host_, migration_,
                 locations_, partners_, counters_),
+      owner_(io_, config_.owner, config_.accept_tasks,
+             [this] { return external_load_now(emulator_, now_s()); }, host_, migration_,
+             balancer_, table_),
       coordinator_(*this, apps_, locations_, [this] { return candidates(); },
                    config_.checkpoint),
       recovery_(*this, host_, locations_, apps_,
                 RecoveryAgent::Hooks{[this] { return buddy(); },
-                                     [this](std::uint64_t job) { reset_job(job); }}),
+                                     [this](std::uint64_t job) { reset_job(job); },
+                                     config_.chunk_bytes}),
       task_lists_(io_),
       sweep_timer_(io_) {}
 
@@ -197,6 +201,19 @@ Status Daemon::start() {
   });
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
   coordinator_.set_deputy_source([this] { return buddy(); });
+  // The owner wants the machine and tasks are still here: their jobs roll back without them.
+  owner_.on_evacuation_deadline([this](const std::vector<TaskId>& left) {
+    std::set<std::uint64_t> jobs;
+    for (TaskId t : left) jobs.insert(t.job);
+    for (std::uint64_t job : jobs) {
+      spdlog::warn("job {:#x}: the evacuation deadline passed with its tasks still here; they are "
+                   "dropped and the job rolls back to its last checkpoint elsewhere", job);
+      send_to_node(locations_.home(job), NodeLeaving{job, config_.node_id,
+                                                     "the owner's evacuation deadline passed"});
+      reset_job(job);
+      host_.end(job);
+    }
+  });
   membership_.report_counters([this] { return counters_; });
   router_.set_arrival_check([this](TaskId t) { return migration_.arriving(t); });
   migration_.set_balance_check([this](const BalanceBasis& b) { return balancer_.recheck(b); });
@@ -212,6 +229,7 @@ Status Daemon::start() {
   });
   membership_.start(config_.seeds);
   balancer_.start();
+  owner_.start();
   sweep();
   spdlog::info("driftd node {} '{}' listening on {}, cluster '{}', incarnation {}, capacity "
                "{:.3g}, {} workers",
@@ -248,6 +266,7 @@ void Daemon::stop() {
     stopping_ = true;
     membership_.stop();
     balancer_.stop();
+    owner_.stop();
     sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();
@@ -399,6 +418,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_rollback_ready(m);
         } else if constexpr (std::is_same_v<T, JobResume>) {
           recovery_.on_resume(m);
+        } else if constexpr (std::is_same_v<T, NodeLeaving>) {
+          coordinator_.on_node_leaving(m);
         } else if constexpr (std::is_same_v<T, JobRecord>) {
           if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
         } else {
@@ -422,6 +443,8 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     coordinator_.on_attach(conn, *attach);
   } else if (auto* faults = std::get_if<FrameFaultsRequest>(&msg)) {
     on_frame_faults(conn, *faults);
+  } else if (auto* owner = std::get_if<OwnerRequest>(&msg)) {
+    conn->send(owner_.command(owner->action));
   } else {
     conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));
   }
@@ -638,7 +661,7 @@ LoadIndex Daemon::load_index() {
   load.utilization = balance::utilization(expected);
   load.load_average = meter_.external_load();  // per core, programs that are not drift's
   load.free_memory_bytes = read_available_memory();
-  load.owner = OwnerState::kAvailable;
+  load.owner = owner_.state();
   load.task_count = host_.task_count();
   return load;
 }
@@ -664,16 +687,18 @@ StatusReply Daemon::status() {
   return reply;
 }
 
-// Live members with their advertised capacity. A member whose first heartbeat has not arrived
-// yet (it just joined) counts with our own capacity rather than being left out.
+// Live members with their advertised capacity, and whether their owner lets them take work
+// (DESIGN.md §9). A member whose first heartbeat has not arrived yet (it just joined) counts with
+// our own capacity rather than being left out.
 std::vector<PlacementCandidate> Daemon::candidates() const {
   std::vector<PlacementCandidate> out;
   for (const Member& m : table_.members()) {
     if (m.info.state != MemberState::kAlive) continue;
     bool self = m.info.node_id == config_.node_id;
+    OwnerState owner = self ? owner_.state() : m.load.owner;
     double capacity = self || !m.heard ? meter_.capacity() : m.load.capacity;
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
-    out.push_back({m.info.node_id, m.info.name, capacity});
+    out.push_back({m.info.node_id, m.info.name, capacity, owner == OwnerState::kAvailable});
   }
   return out;
 }

@@ -8,6 +8,7 @@ add_library(drift_node
   recovery_agent.cc
   message_router.cc
   migration_service.cc
+  owner_service.cc
   task_list_query.cc
   log.cc
   machine_stats.cc

@@ -21,6 +21,7 @@
 #include "node/recovery_agent.h"
 #include "node/recent_set.h"
 #include "node/migration_service.h"
+#include "node/owner_service.h"
 #include "node/task_host.h"
 #include "node/task_list_query.h"
 #include "node/transport.h"
@@ -93,6 +94,7 @@ class Daemon final : public Messenger {
   MigrationService migration_;
   PartnerBook partners_;  // who each hosted task talks to, for the balancer's locality term
   BalancerService balancer_;
+  OwnerService owner_;  // owner reclaim: suspends, vacates and releases this node (DESIGN.md §9)
   JobCoordinator coordinator_;
   RecoveryAgent recovery_;
   // Jobs whose root was declared dead, waiting for its deputy's rollback.

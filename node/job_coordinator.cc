@@ -48,7 +48,9 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   if (auto st = app->validate(spec); !st) return reply(client, JobFailed{0, st.message()});
   auto candidates = candidates_();
   std::vector<std::pair<std::uint32_t, double>> nodes;
-  for (const auto& c : candidates) nodes.emplace_back(c.node_id, c.capacity);
+  for (const auto& c : candidates) {
+    if (c.available) nodes.emplace_back(c.node_id, c.capacity);
+  }
   std::uint32_t chaos = 0;
   if (auto it = spec.runtime.find("chaos_migrations"); it != spec.runtime.end()) {
     try {
@@ -70,7 +72,7 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   if (!policy) return reply(client, JobFailed{0, policy.error()});
   std::vector<std::uint32_t> placement = place_by_capacity(spec.tasks, nodes);
   if (placement.size() != spec.tasks) {
-    return reply(client, JobFailed{0, "no live node with capacity to place the tasks on"});
+    return reply(client, JobFailed{0, "no live, available node with capacity to place the tasks on"});
   }
   Job job;
   job.id = next_job_id();

@@ -32,6 +32,7 @@ struct PlacementCandidate {
   std::uint32_t node_id = 0;
   std::string name;
   double capacity = 1;
+  bool available = true;  // its owner lets it take work (DESIGN.md §9); others get no new tasks
 };
 
 class JobCoordinator {
@@ -49,6 +50,8 @@ class JobCoordinator {
   void on_node_dead(std::uint32_t node_id, const std::string& name);
   void on_checkpoint_ack(const CheckpointAck& ack);
   void on_rollback_ready(const RollbackReady& ready);
+  // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
+  void on_node_leaving(const NodeLeaving& leaving);
   // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over
   // when its root dies; a client that lost the root attaches to the job's new root.
   void set_deputy_source(std::function<std::uint32_t()> deputy) { deputy_ = std::move(deputy); }

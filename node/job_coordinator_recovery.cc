@@ -102,7 +102,7 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
   std::set<std::uint32_t> live;
   std::vector<std::pair<std::uint32_t, double>> capacities;
   for (const auto& c : candidates_()) {
-    if (c.node_id == failed) continue;
+    if (c.node_id == failed || !c.available) continue;
     live.insert(c.node_id);
     capacities.emplace_back(c.node_id, c.capacity);
   }
@@ -149,6 +149,12 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
                    r.step,  job.spec,       placement,            by_node[node]};
     messenger_.send_to_node(node, std::move(rb));
   }
+}
+
+void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
+  Job* job = find(leaving.job);
+  if (!job) return;
+  recover(*job, leaving.node, "leaving: " + leaving.reason);
 }
 
 void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {

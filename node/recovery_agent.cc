@@ -22,17 +22,37 @@ void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const Checkp
     return messenger_.send_to_node(locations_.home(task.job),
                                    CheckpointAck{task, generation, saved.step, self, 0});
   }
-  messenger_.send_bulk_to_node(buddy, CheckpointCopy{task, generation, saved.step, self,
-                                                     *saved.state});
+  // In pieces of at most a chunk, so that no frame exceeds the peers' frame limit.
+  for (CheckpointCopy& piece : checkpoint_pieces(task, generation, saved.step, self,
+                                                 *saved.state, hooks_.chunk_bytes)) {
+    messenger_.send_bulk_to_node(buddy, std::move(piece));
+  }
 }
 
 void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
   if (host_.knows_job(copy.task.job) && host_.generation(copy.task.job) > copy.generation) return;
-  store_.put(copy.task, copy.step,
-             std::make_shared<const std::vector<std::uint8_t>>(std::move(copy.state)));
+  CheckpointStore::State state = pieces_.add(copy);
+  if (!state) {
+    if (!piece_fits(copy)) {
+      spdlog::warn("checkpoint piece of task {}/{} at step {} lies outside its {} bytes; dropped",
+                   copy.task.job, copy.task.index, copy.step, copy.total);
+    }
+    return;
+  }
+  store_.put(copy.task, copy.step, std::move(state));
   messenger_.send_to_node(locations_.home(copy.task.job),
                           CheckpointAck{copy.task, copy.generation, copy.step, from,
                                         messenger_.self_id()});
+}
+
+void RecoveryAgent::drop_job(std::uint64_t job) {
+  store_.drop_job(job);
+  pieces_.drop_job(job);
+}
+
+void RecoveryAgent::clear() {
+  store_.clear();
+  pieces_.clear();
 }
 
 void RecoveryAgent::on_commit(const CheckpointCommit& commit) {

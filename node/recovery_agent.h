@@ -12,6 +12,7 @@
 
 #include "migration/location_cache.h"
 #include "node/application.h"
+#include "node/checkpoint_pieces.h"
 #include "node/checkpoint_store.h"
 #include "node/messenger.h"
 #include "node/task_context.h"
@@ -25,6 +26,7 @@ class RecoveryAgent {
   struct Hooks {
     std::function<std::uint32_t()> buddy;                 // 0: no other live node
     std::function<void(std::uint64_t job)> reset_job;     // forget routing, moves, meter entries
+    std::uint32_t chunk_bytes = 1u << 20;                 // largest piece of a copy in one frame
   };
 
   RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations,
@@ -36,8 +38,8 @@ class RecoveryAgent {
   void on_commit(const CheckpointCommit& commit);
   void on_rollback(const JobRollback& rollback);
   void on_resume(const JobResume& resume);
-  void drop_job(std::uint64_t job) { store_.drop_job(job); }
-  void clear() { store_.clear(); }  // fencing: nothing of ours is trusted any more
+  void drop_job(std::uint64_t job);
+  void clear();  // fencing: nothing of ours is trusted any more
 
   const CheckpointStore& store() const { return store_; }
 
@@ -50,6 +52,7 @@ class RecoveryAgent {
   const AppRegistry& apps_;
   Hooks hooks_;
   CheckpointStore store_;
+  CheckpointAssembler pieces_;
 };
 
 }  // namespace drift

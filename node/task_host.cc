@@ -81,7 +81,7 @@ bool TaskHost::deliver(TaskMessage&& msg, std::uint32_t from_node) {
                   msg.to.job, msg.to.index, msg.generation, slot->job->generation);
     return true;
   }
-  if (slot->frozen) {
+  if (slot->frozen || paused_) {
     slot->held.push_back(HeldMessage{std::move(msg), from_node});
     return true;
   }
@@ -237,9 +237,25 @@ void TaskHost::resume(TaskId task) {
   auto slot = find(task);
   if (!slot || !slot->frozen) return;
   slot->frozen = false;
+  if (paused_) return;  // unpause() delivers what it holds
   std::vector<HeldMessage> held = std::move(slot->held);
   slot->held.clear();
   for (auto& h : held) post_delivery(slot, std::move(h.msg));
+}
+
+// Slots first: a delivery may run a handler inline, whose effects must not meet a map in use.
+void TaskHost::unpause() {
+  paused_ = false;
+  std::vector<std::shared_ptr<TaskSlot>> slots;
+  for (auto& [id, hosted] : jobs_) {
+    for (auto& [index, slot] : hosted.tasks) slots.push_back(slot);
+  }
+  for (auto& slot : slots) {
+    if (slot->frozen || slot->stopped) continue;
+    std::vector<HeldMessage> held = std::move(slot->held);
+    slot->held.clear();
+    for (auto& h : held) post_delivery(slot, std::move(h.msg));
+  }
 }
 
 void TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,

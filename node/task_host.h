@@ -91,6 +91,14 @@ class TaskHost {
   void capture(TaskId task, CaptureSink sink);
   std::vector<HeldMessage> release(TaskId task);
   void resume(TaskId task);
+  // Owner suspend (DESIGN.md §9): pause() holds every task's new deliveries, as freeze() does
+  // for one task, so the tasks stop after the handlers already queued and stay in memory;
+  // unpause() delivers what was held to every task that is not frozen for a migration. A task
+  // frozen while paused keeps holding when its move fails (resume()); one that moves away takes
+  // its held messages with it (release()).
+  void pause() { paused_ = true; }
+  void unpause();
+  bool paused() const { return paused_; }
   // Migration, destination side: recreates the task on a worker from its state, read straight
   // from the chunks it arrived in (a large state never holds up the network thread), then adds
   // it here and starts it; `done` runs on the network thread with the outcome.
@@ -165,6 +173,7 @@ class TaskHost {
   std::uint32_t inline_us_;
   const Emulator* emulator_;
   bool in_inline_handler_ = false;  // no nesting: a local send runs its target on the pool
+  bool paused_ = false;             // owner suspend: every task holds its deliveries
   std::map<std::uint64_t, HostedJob> jobs_;
   std::map<TaskId, double> loads_;
   std::map<std::uint64_t, PendingInstall> installs_;  // by number

@@ -49,6 +49,9 @@ enum class MsgType : std::uint16_t {
   kJobAttach = 66,
   // balancing (DESIGN.md §8)
   kBalanceRequest = 60,
+  // owner reclaim (DESIGN.md §9), client <-> daemon
+  kOwnerRequest = 64,
+  kOwnerReply = 65,
   // testing only (driftctl fault run)
   kFrameFaultsRequest = 62,
   kFrameFaultsReply = 63,
@@ -60,6 +63,7 @@ enum class MsgType : std::uint16_t {
   kRollbackReady = 74,
   kJobResume = 75,
   kJobRecord = 76,
+  kNodeLeaving = 77,
 };
 
 const char* to_string(MsgType t);

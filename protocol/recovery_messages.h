@@ -24,19 +24,23 @@
 
 namespace drift {
 
-// Task's node -> buddy node: keep this copy of the task's checkpointed state.
+// Task's node -> buddy node: keep this copy of the task's checkpointed state. A state larger
+// than a chunk travels as several copies, each carrying the bytes at `offset` of `total`; the
+// buddy assembles them and acknowledges once it holds all `total` bytes.
 struct CheckpointCopy {
   static constexpr MsgType kType = MsgType::kCheckpointCopy;
   TaskId task;
   std::uint32_t generation = 0;
   std::uint64_t step = 0;
   std::uint32_t primary = 0;  // the node that keeps the other copy (the task's node)
+  std::uint64_t offset = 0;   // where `state` starts in the whole state
+  std::uint64_t total = 0;    // bytes of the whole state
   std::vector<std::uint8_t> state;
 
   friend bool operator==(const CheckpointCopy&, const CheckpointCopy&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(task, generation, step, primary, state);
+    ar(task, generation, step, primary, offset, total, state);
   }
 };
 
@@ -149,6 +153,21 @@ struct JobRecord {
     wire_bool(ar, committed);
     ar(step, values, primaries, buddies, steps_done, recoveries, steps_recomputed, migrations,
        elapsed_s, step_s);
+  }
+};
+
+// A node -> the job's root: this node is leaving the job without its tasks (its owner's
+// evacuation deadline passed before they could all migrate away): roll the job back without it.
+struct NodeLeaving {
+  static constexpr MsgType kType = MsgType::kNodeLeaving;
+  std::uint64_t job = 0;
+  std::uint32_t node = 0;
+  std::string reason;
+
+  friend bool operator==(const NodeLeaving&, const NodeLeaving&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, node, reason);
   }
 };
 

@@ -127,12 +127,28 @@ const char* to_string(MsgType t) {
       return "JobRecord";
     case MsgType::kJobAttach:
       return "JobAttach";
+    case MsgType::kNodeLeaving:
+      return "NodeLeaving";
     case MsgType::kFrameFaultsRequest:
       return "FrameFaultsRequest";
     case MsgType::kFrameFaultsReply:
       return "FrameFaultsReply";
+    case MsgType::kOwnerRequest:
+      return "OwnerRequest";
+    case MsgType::kOwnerReply:
+      return "OwnerReply";
   }
   return "unknown message type";
+}
+
+const char* to_string(OwnerAction a) {
+  switch (a) {
+    case OwnerAction::kReclaim:
+      return "reclaim";
+    case OwnerAction::kRelease:
+      return "release";
+  }
+  return "unknown owner action";
 }
 
 const char* to_string(PeerRole r) {

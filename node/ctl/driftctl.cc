@@ -12,6 +12,7 @@
 #include "node/ctl/fault_command.h"
 #include "node/ctl/local_command.h"
 #include "node/ctl/migrate_command.h"
+#include "node/ctl/owner_command.h"
 #include "node/ctl/run_command.h"
 #include "node/ctl/status_command.h"
 #include "node/ctl/tasks_command.h"
@@ -22,7 +23,7 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr const char* kCommands = "status, run, tasks, migrate, local or fault";
+constexpr const char* kCommands = "status, run, tasks, migrate, reclaim, release, local or fault";
 
 po::options_description general_options() {
   po::options_description d("General options");
@@ -43,6 +44,9 @@ int print_help(ConnectionSettings& settings) {
          "  run APP --serial [options]        run the application's serial reference here\n"
          "  tasks [--json]                    the running jobs' tasks and where they live\n"
          "  migrate JOB:INDEX NODE_ID         move a running task to another node\n"
+         "  reclaim [--wait]                  the owner takes the --node workstation back:\n"
+         "                                    its tasks leave, it takes no work\n"
+         "  release                           give the --node workstation back to the pool\n"
          "  local up --nodes N [options]      start N daemons on this machine\n"
          "  local down [--dir DIR]            stop them\n"
          "  fault run SCENARIO [--json]       start a cluster, run a failure-injection scenario\n"
@@ -81,6 +85,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest,
   if (command == "run") return run_command(rest, settings);
   if (command == "tasks") return tasks_command(rest, settings);
   if (command == "migrate") return migrate_command(rest, settings);
+  if (command == "reclaim" || command == "release") return owner_command(command, rest, settings);
   if (command == "local") return local_command(rest);
   if (command == "fault") return fault_command(rest);
   std::cerr << "driftctl: unknown command '" << command << "' (expected " << kCommands

@@ -34,6 +34,17 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+bool sets_key(const std::string& config, const std::string& wanted) {
+  std::istringstream in(config);
+  std::string section;
+  for (std::string line; std::getline(in, line);) {
+    const std::string text = trim(line);
+    if (const auto s = section_of(text); !s.empty()) section = s;
+    if (key_of(text, section) == wanted) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<std::string>& local_node_keys() {
@@ -74,6 +85,11 @@ std::string render_local_node_config(const std::string& base_config,
       << "\n[cluster]\n"
       << "secret_file = " << node.secret_file.string() << "\n";
   if (!node.seeds.empty()) out << "seeds = " << join(node.seeds) << "\n";
+  if (!sets_key(base_config, "owner.policy")) {
+    out << "\n# Daemons sharing one machine share its owner: owner reclaim is off unless the base\n"
+           "# config or --owner.policy turns it on.\n"
+        << "[owner]\npolicy = never\n";
+  }
   return out.str();
 }
 

@@ -1,7 +1,8 @@
 // The driftd config of one daemon of a local cluster: the base config's text first (cluster name,
 // heartbeat, log level ...), then the keys that make this daemon distinct. Keys of the base config
 // that local up sets itself (node id, name, address, port, data_dir; cluster secret_file and
-// seeds; log file) are commented out, so the result never sets a key twice.
+// seeds; log file) are commented out, so the result never sets a key twice. Unless the base config
+// sets owner.policy, owner reclaim is off (policy never): the daemons share one machine's owner.
 #pragma once
 
 #include <cstdint>

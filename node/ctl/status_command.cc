@@ -20,10 +20,14 @@ constexpr auto kReplyTimeout = std::chrono::seconds(10);
 void print_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [connection options] status [--json]\n\n"
                "Shows the cluster as the daemon at --node sees it: every member's id, name,\n"
-               "address, state (alive, suspect, dead), incarnation, tasks, load, capacity,\n"
-               "utilization, load average, free memory and owner state, and what it did for\n"
-               "migration since it started: MIGR tasks moved out/in, MOVED task state sent,\n"
-               "FWD messages forwarded to tasks that had left, LOCUPD location updates sent.\n\n"
+               "address, state, incarnation, tasks, load, capacity, utilization, load average,\n"
+               "free memory, and what it did for migration since it started: MIGR tasks moved\n"
+               "out/in, MOVED task state sent, FWD messages forwarded to tasks that had left,\n"
+               "LOCUPD location updates sent.\n"
+               "STATE is suspect or dead when the failure detector says so, else the owner\n"
+               "state: available (takes work), suspended (owner active: tasks paused),\n"
+               "draining (tasks migrating away), reclaimed (owner's; no work). --json gives\n"
+               "both halves too: \"member\" (alive|suspect|dead) and \"owner\".\n\n"
             << options;
 }
 

@@ -26,7 +26,7 @@ std::string fixed(double value, int decimals) {
 }
 
 // The names the JSON contract promises, independent of the wire type's to_string().
-const char* state_name(MemberState s) {
+const char* member_name(MemberState s) {
   switch (s) {
     case MemberState::kAlive:
       return "alive";
@@ -36,6 +36,26 @@ const char* state_name(MemberState s) {
       return "dead";
   }
   return "unknown";
+}
+
+const char* owner_name(OwnerState s) {
+  switch (s) {
+    case OwnerState::kAvailable:
+      return "available";
+    case OwnerState::kSuspended:
+      return "suspended";
+    case OwnerState::kDraining:
+      return "draining";
+    case OwnerState::kReclaimed:
+      return "reclaimed";
+  }
+  return "unknown";
+}
+
+// One word per node: the failure detector's verdict if it has doubts, else the owner's state.
+const char* state_name(const NodeStatus& n) {
+  if (n.member.state != MemberState::kAlive) return member_name(n.member.state);
+  return owner_name(n.load.owner);
 }
 
 std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
@@ -49,7 +69,7 @@ std::vector<std::string> table_row(const NodeStatus& n) {
   return {std::to_string(n.member.node_id),
           n.member.name,
           n.member.address,
-          state_name(n.member.state),
+          state_name(n),
           std::to_string(n.member.incarnation),
           std::to_string(n.load.task_count),
           fixed(n.load.task_load, 1),
@@ -57,7 +77,6 @@ std::vector<std::string> table_row(const NodeStatus& n) {
           fixed(n.load.load_average, 2),
           fixed(n.load.utilization, 3),
           mebibytes(n.load.free_memory_bytes),
-          to_string(n.load.owner),
           migrations(n.counters),
           human_bytes(n.counters.bytes_moved),
           std::to_string(n.counters.messages_forwarded),
@@ -68,7 +87,8 @@ nlohmann::json node_json(const NodeStatus& n) {
   return {{"id", n.member.node_id},
           {"name", n.member.name},
           {"address", n.member.address},
-          {"state", state_name(n.member.state)},
+          {"state", state_name(n)},
+          {"member", member_name(n.member.state)},
           {"incarnation", n.member.incarnation},
           {"tasks", n.load.task_count},
           {"load", n.load.task_load},
@@ -76,7 +96,7 @@ nlohmann::json node_json(const NodeStatus& n) {
           {"load_average", n.load.load_average},
           {"utilization", n.load.utilization},
           {"free_memory_bytes", n.load.free_memory_bytes},
-          {"owner", to_string(n.load.owner)},
+          {"owner", owner_name(n.load.owner)},
           {"migrations_out", n.counters.migrations_out},
           {"migrations_in", n.counters.migrations_in},
           {"bytes_moved", n.counters.bytes_moved},
@@ -90,8 +110,8 @@ nlohmann::json node_json(const NodeStatus& n) {
 
 std::string status_table(const StatusReply& reply) {
   TextTable table({"ID", "NAME", "ADDRESS", "STATE", "INCARNATION", "TASKS", "LOAD", "CAPACITY",
-                   "LOADAVG", "UTIL", "FREE MEM", "OWNER", "MIGR", "MOVED", "FWD", "LOCUPD"});
-  for (std::size_t c : {0, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15}) table.align_right(c);
+                   "LOADAVG", "UTIL", "FREE MEM", "MIGR", "MOVED", "FWD", "LOCUPD"});
+  for (std::size_t c : {0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}) table.align_right(c);
   for (const auto& node : sorted_nodes(reply)) table.add_row(table_row(node));
   return table.render();
 }

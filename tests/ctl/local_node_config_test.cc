@@ -51,5 +51,15 @@ TEST(LocalNodeConfigTest, SameKeyNameInAnotherSectionIsKept) {
   EXPECT_EQ(strip_owned_keys("[cluster]\nname = x\n"), "[cluster]\nname = x\n");
 }
 
+TEST(LocalNodeConfigTest, OwnerReclaimIsOffUnlessTheBaseSetsThePolicy) {
+  EXPECT_NE(render_local_node_config("", node2()).find("[owner]\npolicy = never\n"),
+            std::string::npos);
+  const std::string text = render_local_node_config("[owner]\npolicy = desktop\n", node2());
+  EXPECT_EQ(text.find("policy = never"), std::string::npos) << text;
+  // A key of that name in another section does not count.
+  EXPECT_NE(render_local_node_config("[x]\npolicy = desktop\n", node2()).find("policy = never"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace drift::ctl

@@ -30,11 +30,13 @@ TEST(StatusViewTest, JsonListsNodesByIdWithTheirState) {
   EXPECT_EQ(j["nodes"][0]["id"], 1);
   EXPECT_EQ(j["nodes"][0]["name"], "node1");
   EXPECT_EQ(j["nodes"][0]["address"], "127.0.0.1:7400");
-  EXPECT_EQ(j["nodes"][0]["state"], "alive");
+  EXPECT_EQ(j["nodes"][0]["state"], "available");
+  EXPECT_EQ(j["nodes"][0]["member"], "alive");
   EXPECT_EQ(j["nodes"][0]["incarnation"], 7);
   EXPECT_EQ(j["nodes"][0]["tasks"], 4);
   EXPECT_EQ(j["nodes"][0]["free_memory_bytes"], 3ull << 30);
   EXPECT_EQ(j["nodes"][1]["state"], "dead");
+  EXPECT_EQ(j["nodes"][1]["member"], "dead");
   for (const char* key : {"load", "capacity", "load_average", "utilization", "owner"}) {
     EXPECT_TRUE(j["nodes"][0].contains(key)) << key;
   }
@@ -64,9 +66,28 @@ TEST(StatusViewTest, JsonHasEveryCounter) {
 TEST(StatusViewTest, TableEndsWithTheMigrationCounters) {
   const std::string table = status_table(sample());
   const std::string header = table.substr(0, table.find('\n'));
-  EXPECT_NE(header.find("OWNER      MIGR     MOVED  FWD  LOCUPD"), std::string::npos) << table;
-  EXPECT_NE(table.find("available   4/1  96.0 MiB  250      12\n"), std::string::npos) << table;
-  EXPECT_NE(table.find("available   0/0       0 B    0       0\n"), std::string::npos) << table;
+  EXPECT_NE(header.find("FREE MEM  MIGR     MOVED  FWD  LOCUPD"), std::string::npos) << table;
+  EXPECT_NE(table.find("3072 MiB   4/1  96.0 MiB  250      12\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("0 MiB   0/0       0 B    0       0\n"), std::string::npos) << table;
+}
+
+TEST(StatusViewTest, StateIsTheOwnerStateOfALiveNodeAndTheDetectorsVerdictOtherwise) {
+  StatusReply r = sample();
+  r.nodes[1].load.owner = OwnerState::kDraining;  // node 1, alive
+  r.nodes[0].load.owner = OwnerState::kSuspended;  // node 2, dead: its last owner state is moot
+  auto j = status_json(r);
+  EXPECT_EQ(j["nodes"][0]["state"], "draining");
+  EXPECT_EQ(j["nodes"][0]["owner"], "draining");
+  EXPECT_EQ(j["nodes"][1]["state"], "dead");
+  r.nodes[0].member.state = MemberState::kSuspect;
+  EXPECT_EQ(status_json(r)["nodes"][1]["state"], "suspect");
+  for (auto [owner, word] : {std::pair{OwnerState::kAvailable, "available"},
+                             {OwnerState::kSuspended, "suspended"},
+                             {OwnerState::kReclaimed, "reclaimed"}}) {
+    r.nodes[1].load.owner = owner;
+    EXPECT_EQ(status_json(r)["nodes"][0]["state"], word);
+    EXPECT_NE(status_table(r).find(word), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -2,38 +2,18 @@
 // --serial, tasks and migrate on a running job, usage and connection errors with their exit
 // codes, local down.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <chrono>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
 #include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/driftctl_process.h"
 #include "tests/integration/poll.h"
 
 namespace drift::test {
 namespace {
-
-struct Output {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr
-};
-
-Output driftctl(const std::string& args) {
-  const std::string command = (bin_dir() / "driftctl").string() + " " + args + " 2>&1";
-  Output result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
-    result.out.append(buffer, n);
-  }
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
 
 class DriftctlCliTest : public ClusterTest {
  protected:
@@ -59,7 +39,7 @@ TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
   ASSERT_EQ(status.exit_code, 0) << status.out;
   const auto nodes = nlohmann::json::parse(status.out)["nodes"];
   ASSERT_EQ(nodes.size(), 3u) << status.out;
-  for (const auto& n : nodes) EXPECT_EQ(n["state"], "alive") << status.out;
+  for (const auto& n : nodes) EXPECT_EQ(n["state"], "available") << status.out;
 
   const std::string job = "run heat2d --size 128x96 --steps 30 --json";
   const auto cluster_run = driftctl(connection() + job + " --tasks 6");

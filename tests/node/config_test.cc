@@ -48,7 +48,21 @@ const char* const kAllKeys[] = {"node.id",
                                 "test.hooks",
                                 "test.drop_frames",
                                 "test.duplicate_frames",
-                                "test.delay_frames_ms"};
+                                "test.delay_frames_ms",
+                                "owner.policy",
+                                "owner.start_idle",
+                                "owner.start_load",
+                                "owner.suspend_idle",
+                                "owner.suspend_load",
+                                "owner.suspend_load_time",
+                                "owner.continue_idle",
+                                "owner.max_suspend",
+                                "owner.vacate_deadline",
+                                "owner.poll_ms",
+                                "owner.sessions",
+                                "owner.input_devices",
+                                "owner.load",
+                                "owner.activity_file"};
 
 class ConfigTest : public testing::Test {
  protected:
@@ -418,6 +432,73 @@ TEST_F(ConfigTest, TestHooksAreOffByDefaultAndOnWithAnyFrameFault) {
   error_of(parse_file(kMinimal, {"--test.duplicate_frames=2"}),
            {"test.duplicate_frames = '2' (command line)", "must be <= 1"});
   error_of(parse_file(kMinimal, {"--test.hooks=yes"}), {"test.hooks = 'yes'", "true, false"});
+}
+
+TEST_F(ConfigTest, ReadsOwnerKeys) {
+  const std::string text = std::string(kMinimal) +
+                           "[owner]\n"
+                           "policy = immediate\n"
+                           "start_idle = 120.5\n"
+                           "start_load = 0.2\n"
+                           "suspend_idle = 5\n"
+                           "suspend_load = 0.8\n"
+                           "suspend_load_time = 10\n"
+                           "continue_idle = 30\n"
+                           "max_suspend = 90\n"
+                           "vacate_deadline = 20\n"
+                           "poll_ms = 250\n"
+                           "sessions = false\n"
+                           "input_devices = false\n"
+                           "load = false\n"
+                           "activity_file = here/active\n";
+  const NodeConfig c = config_of(parse_file(text));
+  const OwnerPolicyParams& p = c.owner.policy;
+  EXPECT_EQ(p.kind, OwnerPolicyKind::kImmediate);
+  EXPECT_EQ(p.start_idle_s, 120.5);
+  EXPECT_EQ(p.start_load, 0.2);
+  EXPECT_EQ(p.suspend_idle_s, 5);
+  EXPECT_EQ(p.suspend_load, 0.8);
+  EXPECT_EQ(p.suspend_load_s, 10);
+  EXPECT_EQ(p.continue_idle_s, 30);
+  EXPECT_EQ(p.max_suspend_s, 90);
+  EXPECT_EQ(c.owner.vacate_deadline_s, 20);
+  EXPECT_EQ(c.owner.poll, milliseconds(250));
+  EXPECT_FALSE(c.owner.inputs.sessions);
+  EXPECT_FALSE(c.owner.inputs.input_devices);
+  EXPECT_FALSE(c.owner.inputs.load);
+  EXPECT_EQ(c.owner.inputs.activity_file, path("here/active"));  // relative to the file
+}
+
+TEST_F(ConfigTest, OwnerDefaultsAreHTCondorsDesktopPolicy) {
+  const NodeConfig c = config_of(parse_file(kMinimal));
+  const OwnerPolicyParams& p = c.owner.policy;
+  EXPECT_EQ(p.kind, OwnerPolicyKind::kDesktop);
+  EXPECT_EQ(p.start_idle_s, 900);
+  EXPECT_EQ(p.start_load, 0.3);
+  EXPECT_EQ(p.suspend_idle_s, 60);
+  EXPECT_EQ(p.suspend_load, 0.5);
+  EXPECT_EQ(p.max_suspend_s, 600);
+  EXPECT_TRUE(c.owner.inputs.sessions);
+  EXPECT_TRUE(c.owner.inputs.input_devices);
+  EXPECT_TRUE(c.owner.inputs.load);
+  EXPECT_TRUE(c.owner.inputs.activity_file.empty());
+}
+
+TEST_F(ConfigTest, BadOwnerValues) {
+  error_of(parse_file(std::string(kMinimal) + "[owner]\npolicy = sometimes\n"),
+           {"owner.policy = 'sometimes'", at(6), "desktop, immediate, never"});
+  error_of(parse_file(kMinimal, {"--owner.max_suspend=-1"}),
+           {"owner.max_suspend = '-1' (command line)", ">= 0"});
+  error_of(parse_file(kMinimal, {"--owner.sessions=yes"}), {"owner.sessions = 'yes'", "true"});
+  error_of(parse_file(kMinimal, {"--owner.poll_ms=1"}), {"owner.poll_ms = '1'", "10..60000"});
+  error_of(parse_file(kMinimal, {"--owner.vacate_deadline=0"}), {"owner.vacate_deadline", "> 0"});
+  error_of(parse_file(kMinimal, {"--owner.suspend_load=0.2"}),
+           {"owner.start_load = 0.3 (default) must be below owner.suspend_load = 0.2 (command "
+            "line)"});
+  error_of(parse_file(std::string(kMinimal) + "[owner]\nstart_idle = 30\n"),
+           {"owner.start_idle = 30 (" + at(6) + ") must be >= owner.suspend_idle = 60 (default)"});
+  error_of(parse_file(kMinimal, {"--owner.continue_idle=1", "--owner.suspend_idle=2"}),
+           {"owner.continue_idle = 1", ">= owner.suspend_idle = 2"});
 }
 
 }  // namespace

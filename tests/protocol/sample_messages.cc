@@ -122,7 +122,7 @@ std::vector<SampleMessage> build() {
       {"balance_request", BalanceRequest{4, 120.5, 80, 6.8}},
       {"job_notice", JobNotice{9, JobNoticeKind::kRecovered, 8, 240, 10, 0.375,
                                "node 8 (pc-8) died; rolled back to step 240"}},
-      {"checkpoint_copy", CheckpointCopy{{9, 3}, 2, 240, 7, {0x00, 0x01, 0xfe, 0xff}}},
+      {"checkpoint_copy", CheckpointCopy{{9, 3}, 2, 240, 7, 4, 8, {0x00, 0x01, 0xfe, 0xff}}},
       {"checkpoint_ack", CheckpointAck{{9, 3}, 2, 240, 7, 8}},
       {"checkpoint_commit", CheckpointCommit{9, 240}},
       {"job_rollback", JobRollback{9, 3, 7, false, 240, heat_spec(), {7, 8, 7, 9}, {0, 2}}},
@@ -134,10 +134,13 @@ std::vector<SampleMessage> build() {
       {"job_record_no_checkpoint",
        JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
       {"job_attach", JobAttach{0x700000001ULL}},
+      {"node_leaving", NodeLeaving{9, 8, "the owner's evacuation deadline passed"}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
       {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
       {"frame_faults_reply", FrameFaultsReply{false, "refused: test.hooks is off"}},
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
+      {"owner_request", OwnerRequest{OwnerAction::kRelease}},
+      {"owner_reply", OwnerReply{3, "ws-12", OwnerState::kDraining, 4, "draining 4 tasks"}},
   };
 }
 

@@ -1,0 +1,25 @@
+#include "tests/integration/driftctl_process.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+
+#include "tests/integration/cluster_test_fixture.h"
+
+namespace drift::test {
+
+DriftctlOutput driftctl(const std::string& args) {
+  const std::string command = (bin_dir() / "driftctl").string() + " " + args + " 2>&1";
+  DriftctlOutput result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
+    result.out.append(buffer, n);
+  }
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace drift::test

@@ -1,0 +1,96 @@
+// Unit tests of checkpoint_pieces: a state split into chunk-sized copies comes back whole, in any
+// order of arrival, and a newer step's pieces replace an older step's.
+#include "node/checkpoint_pieces.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace drift {
+namespace {
+
+std::vector<std::uint8_t> bytes(std::size_t n) {
+  std::vector<std::uint8_t> v(n);
+  std::iota(v.begin(), v.end(), std::uint8_t{7});
+  return v;
+}
+
+TEST(CheckpointPieces, SplitsIntoChunksThatCoverTheStateOnce) {
+  auto state = bytes(10);
+  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 4);
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[0].offset, 0u);
+  EXPECT_EQ(pieces[1].offset, 4u);
+  EXPECT_EQ(pieces[2].offset, 8u);
+  EXPECT_EQ(pieces[2].state.size(), 2u);
+  for (const auto& p : pieces) {
+    EXPECT_EQ(p.total, 10u);
+    EXPECT_EQ(p.step, 40u);
+    EXPECT_EQ(p.primary, 3u);
+  }
+}
+
+TEST(CheckpointPieces, AnEmptyStateIsOnePiece) {
+  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, {}, 4);
+  ASSERT_EQ(pieces.size(), 1u);
+  CheckpointAssembler assembler;
+  auto whole = assembler.add(pieces[0]);
+  ASSERT_TRUE(whole);
+  EXPECT_TRUE(whole->empty());
+}
+
+TEST(CheckpointPieces, ReassemblesInAnyOrder) {
+  auto state = bytes(1000);
+  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 64);
+  std::reverse(pieces.begin(), pieces.end());
+  CheckpointAssembler assembler;
+  CheckpointAssembler::State whole;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    whole = assembler.add(pieces[i]);
+    if (i + 1 < pieces.size()) {
+      EXPECT_FALSE(whole) << i;
+    }
+  }
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(*whole, state);
+  EXPECT_EQ(assembler.pending(), 0u);
+}
+
+TEST(CheckpointPieces, ANewerStepReplacesAnOlderOnesPieces) {
+  auto old_state = bytes(12);
+  auto new_state = bytes(12);
+  std::reverse(new_state.begin(), new_state.end());
+  auto old_pieces = checkpoint_pieces({5, 2}, 1, 40, 3, old_state, 4);
+  auto new_pieces = checkpoint_pieces({5, 2}, 1, 50, 3, new_state, 4);
+  CheckpointAssembler assembler;
+  EXPECT_FALSE(assembler.add(old_pieces[0]));
+  EXPECT_FALSE(assembler.add(new_pieces[0]));
+  EXPECT_FALSE(assembler.add(old_pieces[1]));  // restarts step 40, dropping step 50's piece
+  EXPECT_FALSE(assembler.add(new_pieces[0]));
+  EXPECT_FALSE(assembler.add(new_pieces[1]));
+  auto whole = assembler.add(new_pieces[2]);
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(*whole, new_state);
+}
+
+TEST(CheckpointPieces, APieceOutsideItsTotalIsDropped) {
+  CheckpointCopy piece{{5, 2}, 1, 40, 3, 8, 10, bytes(4)};
+  EXPECT_FALSE(piece_fits(piece));
+  CheckpointAssembler assembler;
+  EXPECT_FALSE(assembler.add(piece));
+  EXPECT_EQ(assembler.pending(), 0u);
+}
+
+TEST(CheckpointPieces, DroppingAJobForgetsItsPieces) {
+  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, bytes(12), 4);
+  auto other = checkpoint_pieces({6, 0}, 1, 40, 3, bytes(12), 4);
+  CheckpointAssembler assembler;
+  assembler.add(pieces[0]);
+  assembler.add(other[0]);
+  assembler.drop_job(5);
+  EXPECT_EQ(assembler.pending(), 1u);
+}
+
+}  // namespace
+}  // namespace drift
