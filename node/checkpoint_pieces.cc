@@ -2,25 +2,27 @@
 
 #include <algorithm>
 
+#include "protocol/codec.h"
+
 namespace drift {
 
-std::vector<CheckpointCopy> checkpoint_pieces(TaskId task, std::uint32_t generation,
-                                              std::uint64_t step, std::uint32_t primary,
-                                              const std::vector<std::uint8_t>& state,
-                                              std::uint32_t chunk_bytes) {
-  const std::uint64_t total = state.size();
+std::vector<Frame> checkpoint_frames(TaskId task, std::uint32_t generation, std::uint64_t step,
+                                     std::uint32_t primary, SharedState state,
+                                     std::uint32_t chunk_bytes) {
+  const std::uint64_t total = state->size();
   const std::uint64_t chunk = std::max<std::uint32_t>(chunk_bytes, 1);
-  std::vector<CheckpointCopy> pieces;
+  std::vector<Frame> frames;
   std::uint64_t offset = 0;
   do {
     const std::uint64_t n = std::min(chunk, total - offset);
-    const auto first = state.begin() + static_cast<std::ptrdiff_t>(offset);
-    pieces.push_back(CheckpointCopy{
-        task, generation, step, primary, offset, total,
-        std::vector<std::uint8_t>(first, first + static_cast<std::ptrdiff_t>(n))});
+    Frame frame = make_frame(
+        encode_prefix(CheckpointCopy{task, generation, step, primary, offset, total, {}}, n));
+    frame.tail = std::span<const std::uint8_t>(state->data() + offset, n);
+    frame.tail_owner = state;
+    frames.push_back(std::move(frame));
     offset += n;
   } while (offset < total);
-  return pieces;
+  return frames;
 }
 
 bool piece_fits(const CheckpointCopy& piece) {

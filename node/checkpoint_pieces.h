@@ -8,22 +8,26 @@
 #include <memory>
 #include <vector>
 
+#include "node/out_frame.h"
 #include "protocol/recovery_messages.h"
 
 namespace drift {
 
-// The copies of `state` to send, each at most `chunk_bytes` of it (one, possibly empty, if it fits).
-std::vector<CheckpointCopy> checkpoint_pieces(TaskId task, std::uint32_t generation,
-                                              std::uint64_t step, std::uint32_t primary,
-                                              const std::vector<std::uint8_t>& state,
-                                              std::uint32_t chunk_bytes);
+using SharedState = std::shared_ptr<const std::vector<std::uint8_t>>;
+
+// The frames of the copies of `state` to send, each carrying at most `chunk_bytes` of it (one,
+// possibly empty, if it fits); they point into `state`, which they keep alive, instead of
+// copying it.
+std::vector<Frame> checkpoint_frames(TaskId task, std::uint32_t generation, std::uint64_t step,
+                                     std::uint32_t primary, SharedState state,
+                                     std::uint32_t chunk_bytes);
 
 // Whether the piece's bytes lie within its total.
 bool piece_fits(const CheckpointCopy& piece);
 
 class CheckpointAssembler {
  public:
-  using State = std::shared_ptr<const std::vector<std::uint8_t>>;
+  using State = SharedState;
 
   // Adds a piece. Returns the whole state once all of it has arrived, else null. A piece of a
   // newer step or generation replaces what was gathered of an older one; a piece that lies

@@ -87,6 +87,10 @@ std::vector<KeySpec> key_specs() {
        "... and at the first step boundary this long after the last checkpoint, 0 = not by time; "
        "both 0 = no checkpoints (a failure restarts the job)" +
            dflt(ms(d.checkpoint.interval))},
+      {"checkpoint.stall_ms", "MS",
+       "a job rooted here that completes no step for this long (and for 5 times its longest step) "
+       "lost a message or a node nobody declared dead, and rolls back to its checkpoint; 0 = never" +
+           dflt(ms(d.checkpoint.stall))},
       {"net.max_frame_bytes", "BYTES",
        "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
       {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(ms(d.reconnect_min))},
@@ -683,6 +687,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("membership.probe_helpers", 0, 64, c.probe_helpers)
       .whole("checkpoint.every_steps", 0, kMaxU32, c.checkpoint.every_steps)
       .millis("checkpoint.interval_ms", 0, kTenMinutes * 6, c.checkpoint.interval)
+      .millis("checkpoint.stall_ms", 0, kTenMinutes * 6, c.checkpoint.stall)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max);

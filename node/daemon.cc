@@ -326,6 +326,7 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
 void Daemon::sweep() {
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
   end_orphans(std::chrono::steady_clock::now());
+  coordinator_.sweep(std::chrono::steady_clock::now());
   sweep_timer_.expires_after(std::chrono::seconds(1));
   sweep_timer_.async_wait([this](std::error_code ec) {
     if (!ec && !stopping_) sweep();

@@ -19,6 +19,9 @@ namespace drift {
 struct CheckpointPolicy {
   std::uint64_t every_steps = 0;                 // 0: not by step count
   std::chrono::milliseconds interval{5000};      // 0: not by time
+  // A running job that completes no step for this long (and for 5 times its longest step) lost
+  // a message or a node nobody declared dead: it rolls back like after a failure. 0: never.
+  std::chrono::milliseconds stall{30000};
   bool enabled() const { return every_steps > 0 || interval.count() > 0; }
 };
 

@@ -107,6 +107,7 @@ void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
   if (job->created.size() < job->nodes.size() || job->started) return;
   job->started = true;
   job->step_began = std::chrono::steady_clock::now();
+  job->progress = job->step_began;
   for (std::uint32_t node : job->nodes) messenger_.send_to_node(node, StartJob{job->id});
 }
 
@@ -137,6 +138,7 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
   auto now = std::chrono::steady_clock::now();
   job.step_s.push_back(std::chrono::duration<double>(now - job.step_began).count());
   job.step_began = now;
+  job.progress = now;
   job.steps_done = std::max(job.steps_done, step + 1);
   send_reduction(job, step, values, checkpoint_due(job, step, values));
   reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
@@ -194,6 +196,7 @@ void JobCoordinator::on_task_finished(const TaskFinished& msg) {
     return;
   }
   job->results[msg.task] = msg.result;
+  job->progress = std::chrono::steady_clock::now();
   if (++job->finished == job->spec.tasks) complete_job(*job);
 }
 

@@ -64,6 +64,9 @@ class JobCoordinator {
   // The home learned that a task of one of our jobs moved to `node`.
   void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
   void on_client_closed(const ConnectionPtr& client);
+  // Every second: a job that stopped making progress (no node is holding it deliberately, as
+  // an owner's suspend does) rolls back to its last checkpoint.
+  void sweep(std::chrono::steady_clock::time_point now);
 
   std::size_t active_jobs() const { return jobs_.size(); }
 
@@ -71,8 +74,8 @@ class JobCoordinator {
   // A rollback under way: nodes asked to roll back that have not said they are ready.
   struct Recovery {
     std::set<std::uint32_t> waiting;
-    std::uint32_t failed_node = 0;
-    std::string failed_name;
+    std::uint32_t failed_node = 0;  // 0: no node failed (the job stalled)
+    std::string cause;              // "node 3 (node3) died", for the log and the client
     std::chrono::steady_clock::time_point declared;  // the failure was declared
     bool from_start = true;
     std::uint64_t step = 0;  // the committed checkpoint's step, unless from_start
@@ -94,6 +97,7 @@ class JobCoordinator {
     ConnectionPtr client;
     std::chrono::steady_clock::time_point begin;
     std::chrono::steady_clock::time_point step_began;  // when the current step started
+    std::chrono::steady_clock::time_point progress;    // the job last moved on (stall watchdog)
     std::vector<double> step_s;                         // wall seconds of each completed step
     std::map<std::uint32_t, std::uint64_t> epochs;      // highest move count heard per task
     std::uint64_t migrations = 0;
@@ -122,7 +126,8 @@ class JobCoordinator {
   // job_coordinator_recovery.cc
   Result<CheckpointPolicy> checkpoint_policy(const JobSpec& spec) const;
   bool checkpoint_due(Job& job, std::uint64_t step, const std::vector<double>& values);
-  void recover(Job& job, std::uint32_t failed, const std::string& name);
+  // `failed`: the node lost (0: none, the job stalled); `cause` says what happened.
+  void recover(Job& job, std::uint32_t failed, const std::string& cause);
   void resume(Job& job);
   std::set<std::uint32_t> everyone(const Job& job) const;
   // job_coordinator_takeover.cc

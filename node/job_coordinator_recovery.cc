@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "node/job_coordinator.h"
 #include "node/placement.h"
@@ -84,7 +85,7 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
     }
   }
   for (std::uint64_t id : hit) {
-    if (Job* job = find(id)) recover(*job, node_id, name);
+    if (Job* job = find(id)) recover(*job, node_id, "node " + std::to_string(node_id) + " (" + name + ") died");
   }
   for (std::uint64_t id : lost_deputy) {
     if (Job* job = find(id); job && job->deputy == node_id) send_record(*job);  // a new deputy
@@ -98,7 +99,7 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
 
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
 // generation; nothing runs until every live node has rolled back.
-void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& name) {
+void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& cause) {
   std::set<std::uint32_t> live;
   std::vector<std::pair<std::uint32_t, double>> capacities;
   for (const auto& c : candidates_()) {
@@ -108,15 +109,15 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
   }
   Recovery r;
   r.failed_node = failed;
-  r.failed_name = name;
+  r.cause = cause;
   r.declared = job.recovering ? job.recovering->declared : Clock::now();
+  job.progress = Clock::now();
   std::vector<std::uint32_t> placement;
   if (job.checkpoints->committed()) {
     auto restored = job.checkpoints->restore_placement(
         [&](std::uint32_t n) { return live.count(n) > 0; });
     if (!restored) {
-      return fail(job.id, "node " + std::to_string(failed) + " (" + name + ") died and the "
-                          "job cannot roll back: " + restored.error());
+      return fail(job.id, cause + " and the job cannot roll back: " + restored.error());
     }
     placement = std::move(restored).value();
     r.from_start = false;
@@ -124,14 +125,12 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
   } else {
     placement = place_by_capacity(job.spec.tasks, capacities);
     if (placement.size() != job.spec.tasks) {
-      return fail(job.id, "node " + std::to_string(failed) + " (" + name + ") died and no live "
-                          "node is left to restart the job on");
+      return fail(job.id, cause + " and no live node is left to restart the job on");
     }
   }
   ++job.generation;
   r.waiting = live;
-  spdlog::warn("job {:#x}: node {} ({}) died; rolling back to {} in generation {} on {} nodes",
-               job.id, failed, name,
+  spdlog::warn("job {:#x}: {}; rolling back to {} in generation {} on {} nodes", job.id, cause,
                r.from_start ? std::string("the start") : "step " + std::to_string(r.step + 1),
                job.generation, live.size());
   job.recovering = r;
@@ -154,7 +153,7 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
 void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
   Job* job = find(leaving.job);
   if (!job) return;
-  recover(*job, leaving.node, "leaving: " + leaving.reason);
+  recover(*job, leaving.node, "node " + std::to_string(leaving.node) + " left: " + leaving.reason);
 }
 
 void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {
@@ -181,11 +180,11 @@ void JobCoordinator::resume(Job& job) {
   const auto now = Clock::now();
   if (job.step_s.size() > kept) job.step_s.resize(kept);
   job.step_began = now;
+  job.progress = now;
   ++job.recoveries;
   job.steps_recomputed += redo;
   const double seconds = std::chrono::duration<double>(now - r.declared).count();
-  std::string text = "node " + std::to_string(r.failed_node) + " (" + r.failed_name +
-                     ") failed; rolled back to " +
+  std::string text = r.cause + "; rolled back to " +
                      (r.from_start ? std::string("the start") : "step " + std::to_string(kept)) +
                      " and running again after " + std::to_string(seconds).substr(0, 5) + " s; " +
                      std::to_string(redo) + " step(s) to do again";
@@ -197,6 +196,39 @@ void JobCoordinator::resume(Job& job) {
     job.unsent = notice;  // the client lost the old root: it hears this once it attaches here
   }
   send_record(job);
+}
+
+void JobCoordinator::sweep(Clock::time_point now) {
+  const auto limit = checkpoint_policy_.stall;
+  if (limit.count() <= 0) return;
+  std::set<std::uint32_t> held;  // live nodes whose owner holds them (suspended, draining)
+  for (const auto& c : candidates_()) {
+    if (!c.available) held.insert(c.node_id);
+  }
+  std::vector<std::pair<std::uint64_t, double>> stalled;
+  for (auto& [id, job] : jobs_) {
+    if (!job.started && !job.recovering) continue;  // still being created
+    if (std::any_of(job.nodes.begin(), job.nodes.end(),
+                    [&](std::uint32_t n) { return held.count(n) > 0; })) {
+      job.progress = now;  // a deliberate pause is not a stall
+      continue;
+    }
+    const double longest = job.step_s.empty()
+                               ? 0.0
+                               : *std::max_element(job.step_s.begin(), job.step_s.end());
+    const double patience =
+        std::max(std::chrono::duration<double>(limit).count(), 5 * longest);
+    const double idle = std::chrono::duration<double>(now - job.progress).count();
+    if (idle > patience) stalled.emplace_back(id, idle);
+  }
+  for (const auto& [id, idle] : stalled) {
+    Job* job = find(id);
+    if (!job) continue;
+    char cause[96];
+    std::snprintf(cause, sizeof cause, "the job made no progress for %.1f s (a lost message?)",
+                  idle);
+    recover(*job, 0, cause);
+  }
 }
 
 }  // namespace drift

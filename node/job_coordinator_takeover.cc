@@ -88,7 +88,7 @@ void JobCoordinator::take_over(const JobRecord& record, std::uint32_t root,
   job.started = true;
   const std::uint64_t id = job.id;
   jobs_.emplace(id, std::move(job));
-  recover(jobs_.at(id), root, name);
+  recover(jobs_.at(id), root, "its root, node " + std::to_string(root) + " (" + name + "), died");
 }
 
 void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& attach) {

@@ -23,9 +23,9 @@ void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const Checkp
                                    CheckpointAck{task, generation, saved.step, self, 0});
   }
   // In pieces of at most a chunk, so that no frame exceeds the peers' frame limit.
-  for (CheckpointCopy& piece : checkpoint_pieces(task, generation, saved.step, self,
-                                                 *saved.state, hooks_.chunk_bytes)) {
-    messenger_.send_bulk_to_node(buddy, std::move(piece));
+  for (Frame& frame :
+       checkpoint_frames(task, generation, saved.step, self, saved.state, hooks_.chunk_bytes)) {
+    messenger_.send_frame(buddy, std::move(frame));
   }
 }
 

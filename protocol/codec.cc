@@ -71,6 +71,12 @@ std::vector<std::uint8_t> encode_prefix(const MigrationChunk& without_payload,
   return prefix_of(without_payload, payload_size);
 }
 
+std::vector<std::uint8_t> encode_prefix(const CheckpointCopy& without_state,
+                                        std::uint64_t state_size) {
+  if (!without_state.state.empty()) throw std::invalid_argument("state must be empty");
+  return prefix_of(without_state, state_size);
+}
+
 std::vector<std::uint8_t> encode_body(const WireMessage& msg) {
   return std::visit([](const auto& m) { return encode_portable(m); }, msg);
 }

@@ -22,13 +22,16 @@ std::vector<std::uint8_t> encode_body(const WireMessage& msg);
 MsgType type_of(const WireMessage& msg);
 
 // The start of the frame of a message whose last field is a byte vector (TaskMessage::payload,
-// MigrationChunk::bytes), when those `payload_size` bytes follow separately: prefix + payload
-// is exactly encode(message with them). Lets a sender write large payloads without a copy.
+// MigrationChunk::bytes, CheckpointCopy::state), when those `payload_size` bytes follow
+// separately: prefix + payload is exactly encode(message with them). Lets a sender write large
+// payloads without a copy.
 // `without_payload` must have that vector empty.
 std::vector<std::uint8_t> encode_prefix(const TaskMessage& without_payload,
                                         std::uint64_t payload_size);
 std::vector<std::uint8_t> encode_prefix(const MigrationChunk& without_payload,
                                         std::uint64_t payload_size);
+std::vector<std::uint8_t> encode_prefix(const CheckpointCopy& without_state,
+                                        std::uint64_t state_size);
 
 Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body);
 

@@ -1,11 +1,14 @@
-// Unit tests of checkpoint_pieces: a state split into chunk-sized copies comes back whole, in any
-// order of arrival, and a newer step's pieces replace an older step's.
+// Unit tests of checkpoint_pieces: a state sent as chunk-sized copies (frames that point into the
+// state) decodes and comes back whole, in any order of arrival, and a newer step's pieces replace
+// an older step's.
 #include "node/checkpoint_pieces.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
+
+#include "protocol/codec.h"
 
 namespace drift {
 namespace {
@@ -14,6 +17,24 @@ std::vector<std::uint8_t> bytes(std::size_t n) {
   std::vector<std::uint8_t> v(n);
   std::iota(v.begin(), v.end(), std::uint8_t{7});
   return v;
+}
+
+// The copies a receiver decodes from the frames checkpoint_frames makes.
+std::vector<CheckpointCopy> checkpoint_pieces(TaskId task, std::uint32_t generation,
+                                              std::uint64_t step, std::uint32_t primary,
+                                              const std::vector<std::uint8_t>& state,
+                                              std::uint32_t chunk_bytes) {
+  std::vector<CheckpointCopy> pieces;
+  auto shared = std::make_shared<const std::vector<std::uint8_t>>(state);
+  for (const Frame& frame :
+       checkpoint_frames(task, generation, step, primary, shared, chunk_bytes)) {
+    std::vector<std::uint8_t> wire(*frame.head);
+    wire.insert(wire.end(), frame.tail.begin(), frame.tail.end());
+    auto msg = decode_frame(wire, 1u << 20);
+    EXPECT_TRUE(msg) << msg.error();
+    if (msg) pieces.push_back(std::get<CheckpointCopy>(*msg));
+  }
+  return pieces;
 }
 
 TEST(CheckpointPieces, SplitsIntoChunksThatCoverTheStateOnce) {

@@ -72,7 +72,7 @@ Result<Overhead> measure_overhead(const Options& o, const std::filesystem::path&
   auto cluster = BenchCluster::start(4, o.base_port, conf);
   if (!cluster) return cluster.status();
   const std::string size = o.quick ? "1024x1024" : "4096x4096";
-  const std::uint64_t steps = o.quick ? 100 : 700;
+  const std::uint64_t steps = o.quick ? 100 : 1000;
   const int runs = o.quick ? 1 : 3;
   Overhead r;
   for (int i = 0; i < runs; ++i) {
