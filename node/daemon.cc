@@ -410,8 +410,9 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           recovery_.on_commit(m);
         } else if constexpr (std::is_same_v<T, JobRollback>) {
           if (ended_jobs_.contains(m.job)) {
-            send_to_node(m.root, RollbackReady{m.job, m.generation, config_.node_id, false,
-                                               "the job has ended here"});
+            // Nothing to restore here is no obstacle; tasks to restore are.
+            send_to_node(m.root, RollbackReady{m.job, m.generation, config_.node_id,
+                                               m.restore.empty(), "the job has ended here"});
           } else {
             recovery_.on_rollback(m);
           }
@@ -421,6 +422,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           recovery_.on_resume(m);
         } else if constexpr (std::is_same_v<T, NodeLeaving>) {
           coordinator_.on_node_leaving(m);
+        } else if constexpr (std::is_same_v<T, DeputyOrder>) {
+          coordinator_.on_deputy_order(m, from);
         } else if constexpr (std::is_same_v<T, JobRecord>) {
           if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
         } else {
@@ -538,7 +541,7 @@ void Daemon::fence(const std::string& reason) {
     orphans_.erase(job);
   }
   recovery_.clear();
-  coordinator_.abandon_all();
+  const auto handovers = coordinator_.abandon_all();
   const std::uint64_t old_incarnation = incarnation_;
   incarnation_ = table_.self().incarnation;
   transport_.set_incarnation(incarnation_);
@@ -546,6 +549,10 @@ void Daemon::fence(const std::string& reason) {
   spdlog::warn("FENCED: {} (this process started as incarnation {}): stopped {} task(s) of {} job(s) and dropped their "
                "state, closed {} connection(s); rejoining as incarnation {}",
                reason, old_incarnation, tasks, jobs.size(), closed, incarnation_);
+  // The jobs rooted here go to their deputies at once: a deputy that still sees this node alive
+  // would not take them over by itself. Sent as the new incarnation, which no node has declared
+  // dead.
+  for (const auto& [deputy, job] : handovers) send_to_node(deputy, DeputyOrder{job, true});
 }
 
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {

@@ -48,6 +48,19 @@ bool JobCheckpoints::holds_copy(std::uint32_t node) const {
   return false;
 }
 
+void JobCheckpoints::lose_copies(std::uint32_t node) {
+  auto lose = [node](Copies& c) {
+    if (c.primary == node) c.primary = 0;
+    if (c.buddy == node) c.buddy = 0;
+  };
+  if (committed_) {
+    for (Copies& c : committed_->copies) lose(c);
+  }
+  for (auto& [step, pending] : pending_) {
+    for (auto& [task, copies] : pending.acks) lose(copies);
+  }
+}
+
 Result<std::vector<std::uint32_t>> JobCheckpoints::restore_placement(
     const std::function<bool(std::uint32_t)>& alive) const {
   if (!committed_) return Status::error("no checkpoint has been committed");
@@ -55,7 +68,7 @@ Result<std::vector<std::uint32_t>> JobCheckpoints::restore_placement(
   placement.reserve(tasks_);
   for (std::uint32_t t = 0; t < tasks_; ++t) {
     const Copies& c = committed_->copies[t];
-    if (alive(c.primary)) {
+    if (c.primary != 0 && alive(c.primary)) {
       placement.push_back(c.primary);
     } else if (c.buddy != 0 && alive(c.buddy)) {
       placement.push_back(c.buddy);

@@ -58,6 +58,9 @@ class JobCheckpoints {
   void force_next() { forced_ = true; }
   // True if `node` holds a copy of the committed checkpoint.
   bool holds_copy(std::uint32_t node) const;
+  // `node` no longer has its copies (it died, or fenced itself and rejoined): a restore uses the
+  // other copy. Pending checkpoints it acknowledged lose it too.
+  void lose_copies(std::uint32_t node);
   // For each task, a live node holding its committed copy (its primary if alive, else its buddy);
   // an error naming the first task whose copies are all on dead nodes.
   Result<std::vector<std::uint32_t>> restore_placement(

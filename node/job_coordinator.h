@@ -57,10 +57,14 @@ class JobCoordinator {
   void set_deputy_source(std::function<std::uint32_t()> deputy) { deputy_ = std::move(deputy); }
   void on_record(const JobRecord& record);
   void forget_record(std::uint64_t job) { records_.erase(job); }
+  // The root `from` says we are no longer its deputy for the job, or (it fenced itself) to take
+  // the job over now.
+  void on_deputy_order(const DeputyOrder& order, std::uint32_t from);
   void on_attach(const ConnectionPtr& client, const JobAttach& attach);
   // This node was declared dead and fences itself: its jobs continue under their deputies; their
-  // clients are told to find the new root. Nothing is sent to other nodes.
-  void abandon_all();
+  // clients are told to find the new root. Returns (deputy, job) of each job rooted here, for
+  // the DeputyOrder that hands it over once this node has rejoined.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> abandon_all();
   // The home learned that a task of one of our jobs moved to `node`.
   void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
   void on_client_closed(const ConnectionPtr& client);
@@ -132,7 +136,8 @@ class JobCoordinator {
   std::set<std::uint32_t> everyone(const Job& job) const;
   // job_coordinator_takeover.cc
   void send_record(Job& job);
-  void take_over(const JobRecord& record, std::uint32_t root, const std::string& name);
+  // `why`: "its root, node 1 (node1), died", for the log and the client.
+  void take_over(const JobRecord& record, const std::string& why);
 
   Messenger& messenger_;
   const AppRegistry& apps_;

@@ -78,9 +78,11 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
     if (job.deputy == node_id) lost_deputy.push_back(id);
     const bool hosted = job.nodes.count(node_id) > 0;
     const bool waited = job.recovering && job.recovering->waiting.count(node_id) > 0;
+    const bool held = job.checkpoints->holds_copy(node_id);
+    job.checkpoints->lose_copies(node_id);  // it may rejoin, but empty
     if (hosted || waited) {
       hit.push_back(id);
-    } else if (job.checkpoints->holds_copy(node_id)) {
+    } else if (held) {
       job.checkpoints->force_next();  // one copy left of some tasks: make two again
     }
   }
@@ -94,7 +96,9 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
   for (const auto& [id, record] : records_) {
     if (record.root == node_id) orphans.push_back(record);
   }
-  for (const JobRecord& record : orphans) take_over(record, node_id, name);
+  for (const JobRecord& record : orphans) {
+    take_over(record, "its root, node " + std::to_string(node_id) + " (" + name + "), died");
+  }
 }
 
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
@@ -160,8 +164,15 @@ void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {
   Job* job = find(ready.job);
   if (!job || !job->recovering || ready.generation != job->generation) return;
   if (!ready.ok) {
-    return fail(job->id, "node " + std::to_string(ready.node) + " could not roll back: " +
-                             ready.error);
+    if (!job->checkpoints->holds_copy(ready.node)) {
+      return fail(job->id, "node " + std::to_string(ready.node) + " could not roll back: " +
+                               ready.error);
+    }
+    // Its copies are gone (it fenced itself, unseen by us): roll back again from the other
+    // copies; once both copies of a task are lost, recover() fails the job, naming it.
+    job->checkpoints->lose_copies(ready.node);
+    return recover(*job, 0, "node " + std::to_string(ready.node) + " could not roll back (" +
+                                ready.error + ")");
   }
   job->recovering->waiting.erase(ready.node);
   if (job->recovering->waiting.empty()) resume(*job);

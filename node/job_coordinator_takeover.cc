@@ -1,8 +1,11 @@
 // The deputy's side of a job (DESIGN.md §9), part of JobCoordinator: the root sends its deputy
 // — its buddy, half way round the ring of live nodes — a JobRecord at the start, at every
-// committed checkpoint and around every recovery. When the root dies, the deputy becomes the job's root: it rebuilds the
-// job from the record and rolls it back like any other failure, with itself as the root. The
-// client, whose connection died with the root, finds it with JobAttach.
+// committed checkpoint and around every recovery; when the ring changes and another node becomes
+// the deputy, the old one is told to drop its record (DeputyOrder), so only one node can take
+// the job over. When the root dies — or fences itself after some node declared it dead, and
+// hands its jobs over — the deputy becomes the job's root: it rebuilds the job from the record
+// and rolls it back like any other failure, with itself as the root. The client, whose
+// connection died with the root, finds it with JobAttach.
 #include <spdlog/spdlog.h>
 
 #include <utility>
@@ -17,6 +20,10 @@ using Clock = std::chrono::steady_clock;
 
 void JobCoordinator::send_record(Job& job) {
   const std::uint32_t deputy = deputy_ ? deputy_() : 0;
+  if (job.deputy != 0 && job.deputy != deputy) {
+    // Only one node may hold the record: two would both take the job over.
+    messenger_.send_to_node(job.deputy, DeputyOrder{job.id, false});
+  }
   job.deputy = deputy;
   if (deputy == 0) return;
   JobRecord r;
@@ -49,18 +56,27 @@ void JobCoordinator::on_record(const JobRecord& record) {
   records_[record.job] = record;
 }
 
-void JobCoordinator::take_over(const JobRecord& record, std::uint32_t root,
-                               const std::string& name) {
+void JobCoordinator::on_deputy_order(const DeputyOrder& order, std::uint32_t from) {
+  auto it = records_.find(order.job);
+  if (it == records_.end() || it->second.root != from) return;
+  if (!order.take_over) {
+    records_.erase(it);
+    return;
+  }
+  const JobRecord record = it->second;
+  take_over(record, "its root, node " + std::to_string(from) + ", was declared dead and fenced "
+                    "itself");
+}
+
+void JobCoordinator::take_over(const JobRecord& record, const std::string& why) {
   records_.erase(record.job);
   const Application* app = apps_.find(record.spec.app);
   auto policy = checkpoint_policy(record.spec);
   if (!app || !policy || record.spec.tasks == 0) {
-    spdlog::warn("job {:#x}: its root, node {} ({}), died and this deputy cannot run it", record.job,
-                 root, name);
+    spdlog::warn("job {:#x}: {} and this deputy cannot run it", record.job, why);
     return;
   }
-  spdlog::warn("job {:#x}: its root, node {} ({}), died; this node, its deputy, takes it over",
-               record.job, root, name);
+  spdlog::warn("job {:#x}: {}; this node, its deputy, takes it over", record.job, why);
   Job job;
   job.id = record.job;
   job.spec = record.spec;
@@ -88,7 +104,7 @@ void JobCoordinator::take_over(const JobRecord& record, std::uint32_t root,
   job.started = true;
   const std::uint64_t id = job.id;
   jobs_.emplace(id, std::move(job));
-  recover(jobs_.at(id), root, "its root, node " + std::to_string(root) + " (" + name + "), died");
+  recover(jobs_.at(id), record.root, why);
 }
 
 void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& attach) {
@@ -109,8 +125,10 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
   if (job->unsent) reply(client, *std::exchange(job->unsent, std::nullopt));
 }
 
-void JobCoordinator::abandon_all() {
+std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all() {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> handovers;
   for (auto& [id, job] : jobs_) {
+    if (job.deputy != 0) handovers.emplace_back(job.deputy, id);
     reply(job.client, JobNotice{id, JobNoticeKind::kNotHere, job.deputy, 0, 0, 0,
                                 "node " + std::to_string(messenger_.self_id()) +
                                     " was declared dead; the job goes on under its deputy"});
@@ -118,6 +136,7 @@ void JobCoordinator::abandon_all() {
   }
   jobs_.clear();
   records_.clear();
+  return handovers;
 }
 
 }  // namespace drift

@@ -631,6 +631,7 @@ using WireMessage =
                  JobProgress, JobResult, JobFailed, MigrateRequest, TasksRequest, TasksReply,
                  BalanceRequest, JobNotice, CheckpointCopy, CheckpointAck, CheckpointCommit,
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
-                 FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving>;
+                 FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
+                 DeputyOrder>;
 
 }  // namespace drift

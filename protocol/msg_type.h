@@ -64,6 +64,7 @@ enum class MsgType : std::uint16_t {
   kJobResume = 75,
   kJobRecord = 76,
   kNodeLeaving = 77,
+  kDeputyOrder = 78,
 };
 
 const char* to_string(MsgType t);

@@ -171,6 +171,23 @@ struct NodeLeaving {
   }
 };
 
+// Root -> a node holding its JobRecord of `job`. take_over false: you are no longer the job's
+// deputy (the root chose another as the ring changed), drop the record, so that only one node
+// takes the job over. take_over true: the root was declared dead by some node and fenced itself;
+// take the job over now, even if you still see it alive.
+struct DeputyOrder {
+  static constexpr MsgType kType = MsgType::kDeputyOrder;
+  std::uint64_t job = 0;
+  bool take_over = false;
+
+  friend bool operator==(const DeputyOrder&, const DeputyOrder&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+    wire_bool(ar, take_over);
+  }
+};
+
 // Client -> any daemon: I ran job `job` and lost its root; send me its progress from now on.
 // The job's root answers JobNotice kRootChanged and follows it; another node answers kNotHere,
 // naming the root it knows of (0: none).

@@ -129,6 +129,8 @@ const char* to_string(MsgType t) {
       return "JobAttach";
     case MsgType::kNodeLeaving:
       return "NodeLeaving";
+    case MsgType::kDeputyOrder:
+      return "DeputyOrder";
     case MsgType::kFrameFaultsRequest:
       return "FrameFaultsRequest";
     case MsgType::kFrameFaultsReply:

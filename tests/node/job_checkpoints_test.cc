@@ -52,6 +52,23 @@ TEST(JobCheckpoints, CommitsWhenEveryTaskAcknowledged) {
   EXPECT_FALSE(c.holds_copy(4));
 }
 
+TEST(JobCheckpoints, ALostCopyIsRestoredFromTheOtherOne) {
+  JobCheckpoints c(2, CheckpointPolicy{1, 0ms}, t0);
+  c.begin(4, {}, t0);
+  c.acknowledge(0, 4, {1, 2});
+  c.acknowledge(1, 4, {2, 3});
+  c.lose_copies(2);  // node 2 fenced itself: alive again, but empty
+  EXPECT_FALSE(c.holds_copy(2));
+  auto all_alive = [](std::uint32_t n) { return n != 0; };
+  auto placement = c.restore_placement(all_alive);
+  ASSERT_TRUE(placement);
+  EXPECT_EQ(*placement, (std::vector<std::uint32_t>{1, 3}));
+  c.lose_copies(3);
+  auto none = c.restore_placement(all_alive);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().find("task 1"), std::string::npos) << none.error();
+}
+
 TEST(JobCheckpoints, AcksOfAStepNotBegunOrRolledBackAreIgnored) {
   JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, t0);
   EXPECT_FALSE(c.acknowledge(0, 7, {1, 2}));

@@ -135,6 +135,7 @@ std::vector<SampleMessage> build() {
        JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
       {"job_attach", JobAttach{0x700000001ULL}},
       {"node_leaving", NodeLeaving{9, 8, "the owner's evacuation deadline passed"}},
+      {"deputy_order", DeputyOrder{9, true}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
       {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
       {"frame_faults_reply", FrameFaultsReply{false, "refused: test.hooks is off"}},

@@ -37,6 +37,7 @@ struct Options {
   fs::path base_config;
   std::uint16_t base_port = 18100;
   std::set<std::string> only;
+  double eff_min = 0.95;  // balance.eff_min of every daemon
   bool wants(const std::string& part) const { return only.empty() || only.count(part) > 0; }
 };
 
@@ -362,6 +363,7 @@ int run(const Options& o) {
   TestbedSetup setup;
   setup.base_config = o.base_config;
   setup.base_port = o.base_port;
+  setup.eff_min = o.eff_min;
   if (o.quick) setup.job = {480, 24000, 48, 8};
   fs::create_directories(o.out_dir);
   if (o.wants("fig3")) {
@@ -408,7 +410,10 @@ int main(int argc, char** argv) {
       "the daemons' base config (default conf/local.conf)")(
       "base-port", po::value<int>(&port)->value_name("P"), "first TCP port (default 18100)")(
       "only", po::value<std::vector<std::string>>(&only)->composing()->value_name("PART"),
-      "run only fig3, fig4, dynamic or traffic (repeatable)")("help,h", "show this help");
+      "run only fig3, fig4, dynamic or traffic (repeatable)")(
+      "eff-min", po::value<double>(&o.eff_min)->value_name("E"),
+      "every daemon's balance.eff_min: balance when a group's U_avg / U_max is below E "
+      "(default 0.95)")("help,h", "show this help");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, d), vm);
@@ -429,6 +434,10 @@ int main(int argc, char** argv) {
   }
   if (port < 1 || port + 40 > 65535) {
     std::cerr << "drift_testbed: --base-port " << port << ": needs 40 free ports above it\n";
+    return 2;
+  }
+  if (!(o.eff_min > 0 && o.eff_min <= 1)) {
+    std::cerr << "drift_testbed: --eff-min " << o.eff_min << ": expected a value in (0, 1]\n";
     return 2;
   }
   o.out_dir = out;
