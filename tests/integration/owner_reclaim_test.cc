@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "node/ctl/owner_client.h"
@@ -33,6 +35,19 @@ class OwnerReclaimTest : public MigrationClusterTest {
     activity_ = dir_ / "owner2-active";
     ASSERT_NO_FATAL_FAILURE(start_nodes(1, slot, {}, {owner_args(policy, activity_, more), {}}));
   }
+  // Starts `spec` (checked against its serial reference `ref`) from node 1 and waits until it
+  // has done 20 steps with some of its tasks on node 2 (`hosted` of them).
+  void start_on_node2(const JobSpec& spec, std::optional<ReferenceRun>& ref,
+                      std::unique_ptr<BackgroundJob>& job, int& hosted) {
+    auto reference = reference_run(spec);
+    ASSERT_TRUE(reference.is_ok()) << reference.error();
+    ref = std::move(reference).value();
+    job = std::make_unique<BackgroundJob>(connect(1), ref->spec, seconds(150));
+    ASSERT_TRUE(job->wait_started(seconds(20))) << "the job did not start";
+    ASSERT_TRUE(poll_until(seconds(30), milliseconds(20), [&] { return job->steps_done() >= 20; }));
+    hosted = tasks_on(job->id(), 2);
+    ASSERT_GT(hosted, 0) << "placement gave node 2 nothing";
+  }
   int tasks_on(std::uint64_t job, std::uint32_t node) {
     auto c = connect(1);
     if (!c) return -1;
@@ -46,13 +61,12 @@ class OwnerReclaimTest : public MigrationClusterTest {
 
 TEST_F(OwnerReclaimTest, OwnerArrivingMidRunEmptiesTheNodeAndTheJobStaysCorrect) {
   ASSERT_NO_FATAL_FAILURE(start_three(55, "immediate"));
-  auto ref = reference_run(ctl::job_spec("heat2d", 12, 3000, {{"size", "384x384"}}));
-  ASSERT_TRUE(ref.is_ok()) << ref.error();
-  BackgroundJob job(connect(1), ref->spec, seconds(150));
-  ASSERT_TRUE(job.wait_started(seconds(20))) << "the job did not start";
-  ASSERT_TRUE(poll_until(seconds(30), milliseconds(20), [&] { return job.steps_done() >= 20; }));
-  const int hosted = tasks_on(job.id(), 2);
-  ASSERT_GT(hosted, 0) << "placement gave node 2 nothing";
+  std::optional<ReferenceRun> ref;
+  std::unique_ptr<BackgroundJob> running;
+  int hosted = 0;
+  ASSERT_NO_FATAL_FAILURE(start_on_node2(ctl::job_spec("heat2d", 12, 3000, {{"size", "384x384"}}),
+                                         ref, running, hosted));
+  BackgroundJob& job = *running;
 
   touch_now(activity_);
   EXPECT_TRUE(wait_for_owner_state(connect_options(2), 2, OwnerState::kReclaimed, seconds(20),
@@ -74,13 +88,12 @@ TEST_F(OwnerReclaimTest, BriefActivitySuspendsAndResumesWithoutMigrating) {
   ASSERT_NO_FATAL_FAILURE(start_three(56, "desktop",
                                       {"--owner.suspend_idle=1", "--owner.continue_idle=2",
                                        "--owner.start_idle=2", "--owner.max_suspend=60"}));
-  auto ref = reference_run(ctl::job_spec("heat2d", 12, 2000, {{"size", "256x256"}}));
-  ASSERT_TRUE(ref.is_ok()) << ref.error();
-  BackgroundJob job(connect(1), ref->spec, seconds(150));
-  ASSERT_TRUE(job.wait_started(seconds(20))) << "the job did not start";
-  ASSERT_TRUE(poll_until(seconds(30), milliseconds(20), [&] { return job.steps_done() >= 20; }));
-  const int hosted = tasks_on(job.id(), 2);
-  ASSERT_GT(hosted, 0) << "placement gave node 2 nothing";
+  std::optional<ReferenceRun> ref;
+  std::unique_ptr<BackgroundJob> running;
+  int hosted = 0;
+  ASSERT_NO_FATAL_FAILURE(start_on_node2(ctl::job_spec("heat2d", 12, 2000, {{"size", "256x256"}}),
+                                         ref, running, hosted));
+  BackgroundJob& job = *running;
 
   touch_now(activity_);
   ASSERT_TRUE(wait_for_owner_state(connect_options(2), 2, OwnerState::kSuspended, seconds(5)))
