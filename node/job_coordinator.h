@@ -84,6 +84,12 @@ class JobCoordinator {
     bool from_start = true;
     std::uint64_t step = 0;  // the committed checkpoint's step, unless from_start
   };
+  // A recovery done while the job had no client; told once one attaches.
+  struct UnsentRecovery {
+    Recovery recovery;
+    std::uint64_t redo = 0;  // steps to do again
+    double seconds = 0;      // declared -> running again
+  };
   struct StepReduction {
     std::vector<std::optional<std::vector<double>>> by_task;
     std::uint32_t received = 0;
@@ -114,7 +120,7 @@ class JobCoordinator {
     std::uint32_t recoveries = 0;
     std::uint64_t steps_recomputed = 0;
     std::uint32_t deputy = 0;  // holds the job's record; 0: none yet
-    std::optional<JobNotice> unsent;  // a recovery no client heard of (it attaches later)
+    std::optional<UnsentRecovery> unsent;  // a recovery no client heard of (it attaches later)
   };
 
   std::uint64_t next_job_id();
@@ -133,6 +139,8 @@ class JobCoordinator {
   // `failed`: the node lost (0: none, the job stalled); `cause` says what happened.
   void recover(Job& job, std::uint32_t failed, const std::string& cause);
   void resume(Job& job);
+  JobNotice recovered_notice(const Job& job, const Recovery& r, std::uint64_t redo,
+                             double seconds) const;
   std::set<std::uint32_t> everyone(const Job& job) const;
   // job_coordinator_takeover.cc
   void send_record(Job& job);

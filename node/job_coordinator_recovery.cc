@@ -195,18 +195,25 @@ void JobCoordinator::resume(Job& job) {
   ++job.recoveries;
   job.steps_recomputed += redo;
   const double seconds = std::chrono::duration<double>(now - r.declared).count();
+  JobNotice notice = recovered_notice(job, r, redo, seconds);
+  spdlog::warn("job {:#x}: {}", job.id, notice.text);
+  if (job.client && !job.client->closed()) {
+    reply(job.client, notice);
+  } else {
+    // The client lost the old root: it hears this once it attaches here.
+    job.unsent = UnsentRecovery{r, redo, seconds};
+  }
+  send_record(job);
+}
+
+JobNotice JobCoordinator::recovered_notice(const Job& job, const Recovery& r, std::uint64_t redo,
+                                           double seconds) const {
+  const std::uint64_t kept = r.from_start ? 0 : r.step + 1;
   std::string text = r.cause + "; rolled back to " +
                      (r.from_start ? std::string("the start") : "step " + std::to_string(kept)) +
                      " and running again after " + std::to_string(seconds).substr(0, 5) + " s; " +
                      std::to_string(redo) + " step(s) to do again";
-  spdlog::warn("job {:#x}: {}", job.id, text);
-  JobNotice notice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo, seconds, text};
-  if (job.client && !job.client->closed()) {
-    reply(job.client, notice);
-  } else {
-    job.unsent = notice;  // the client lost the old root: it hears this once it attaches here
-  }
-  send_record(job);
+  return JobNotice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo, seconds, text};
 }
 
 void JobCoordinator::sweep(Clock::time_point now) {

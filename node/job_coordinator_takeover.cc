@@ -8,6 +8,7 @@
 // connection died with the root, finds it with JobAttach.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "node/job_coordinator.h"
@@ -118,11 +119,26 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
   }
   job->client = client;
   spdlog::info("job {:#x}: a client attached", job->id);
+  // The record this node took the job over with may be older than what the client saw.
+  job->steps_done = std::max(job->steps_done, attach.steps_seen);
+  if (job->unsent) {
+    const Recovery& r = job->unsent->recovery;
+    const std::uint64_t kept = r.from_start ? 0 : r.step + 1;
+    const std::uint64_t seen = attach.steps_seen > kept ? attach.steps_seen - kept : 0;
+    if (seen > job->unsent->redo) {
+      job->steps_recomputed += seen - job->unsent->redo;
+      job->unsent->redo = seen;
+    }
+  }
   reply(client, JobNotice{job->id, JobNoticeKind::kRootChanged, messenger_.self_id(),
                           job->steps_done, 0, 0,
                           "node " + std::to_string(messenger_.self_id()) +
                               " is the job's root now"});
-  if (job->unsent) reply(client, *std::exchange(job->unsent, std::nullopt));
+  if (job->unsent) {
+    reply(client, recovered_notice(*job, job->unsent->recovery, job->unsent->redo,
+                                   job->unsent->seconds));
+    job->unsent.reset();
+  }
 }
 
 std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all() {

@@ -134,20 +134,39 @@ void MemberTable::note_heartbeat(Member& m, const LoadIndex& load, TimePoint now
 std::vector<MemberTransition> MemberTable::tick(TimePoint now) {
   refresh_monitoring(now);
   std::vector<MemberTransition> out;
+  const bool quorum = has_quorum();
   for (auto& [id, m] : members_) {
     if (!m.detector) continue;
-    if (auto t = detect(m, now)) out.push_back(*t);
+    if (auto t = detect(m, now, quorum)) out.push_back(*t);
   }
   if (!out.empty()) refresh_monitoring(now);
   return out;
 }
 
-std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now) {
+bool MemberTable::has_quorum() const {
+  std::size_t alive = 0, total = 0;
+  std::uint32_t lowest = 0;
+  bool lowest_alive = false;
+  for (const auto& [id, m] : members_) {
+    const bool self = id == self_id_;
+    if (!self && m.info.state == MemberState::kDead) continue;
+    const bool up = self || m.info.state == MemberState::kAlive;
+    ++total;
+    if (up) ++alive;
+    if (total == 1 || id < lowest) {
+      lowest = id;
+      lowest_alive = up;
+    }
+  }
+  return 2 * alive > total || (2 * alive == total && lowest_alive);
+}
+
+std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bool quorum) {
   const MemberState state = m.info.state;
   if (state == MemberState::kAlive && m.detector->suspicious(now)) {
     return change(m, MemberState::kSuspect, m.info.incarnation, now);
   }
-  if (state == MemberState::kSuspect && now - m.suspect_since >= suspect_timeout_) {
+  if (state == MemberState::kSuspect && quorum && now - m.suspect_since >= suspect_timeout_) {
     return change(m, MemberState::kDead, m.info.incarnation, now);
   }
   return std::nullopt;

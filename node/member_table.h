@@ -72,8 +72,15 @@ class MemberTable {
                                           const LoadIndex& load, TimePoint now);
 
   // Advances failure detection for our local group: alive -> suspect when phi >= threshold,
-  // suspect -> dead after suspect_timeout without a heartbeat. Call every heartbeat interval.
+  // suspect -> dead after suspect_timeout without a heartbeat, but only while we have a quorum.
+  // Call every heartbeat interval.
   std::vector<MemberTransition> tick(TimePoint now);
+
+  // Whether this node sees a majority of the members not yet dead (itself included) alive — or
+  // exactly half, with the lowest id among them. Only then does it declare suspects dead: the
+  // minority side of a partition keeps its suspicions, and when the partition heals it learns
+  // that it was declared dead and fences itself; two halves never declare each other dead.
+  bool has_quorum() const;
 
   // A positive indirect probe: `node_id`, suspect at `incarnation` or older, was alive for
   // someone just now, so its suspicion starts over (it is not declared dead at the old deadline).
@@ -120,7 +127,7 @@ class MemberTable {
   MemberTransition change(Member& m, MemberState to, std::uint64_t incarnation, TimePoint now);
   void note_heartbeat(Member& m, const LoadIndex& load, TimePoint now);
   void refresh_monitoring(TimePoint now);
-  std::optional<MemberTransition> detect(Member& m, TimePoint now);
+  std::optional<MemberTransition> detect(Member& m, TimePoint now, bool quorum);
   std::uint32_t gossip_rounds() const;
   void take_changes(std::vector<MemberInfo>& out, std::size_t max);
   void take_rotating_slice(std::vector<MemberInfo>& out, std::size_t max);

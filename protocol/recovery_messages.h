@@ -194,11 +194,13 @@ struct DeputyOrder {
 struct JobAttach {
   static constexpr MsgType kType = MsgType::kJobAttach;
   std::uint64_t job = 0;
+  std::uint64_t steps_seen = 0;  // the most steps the client saw done: a deputy's record may
+                                 // be older, and its count of steps done again too low
 
   friend bool operator==(const JobAttach&, const JobAttach&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(job);
+    ar(job, steps_seen);
   }
 };
 

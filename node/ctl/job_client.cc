@@ -1,5 +1,7 @@
 #include "node/ctl/job_client.h"
 
+#include <algorithm>
+
 #include "protocol/codec.h"
 
 namespace drift::ctl {
@@ -21,6 +23,7 @@ Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
   ClientConnection* current = &connection;
   std::unique_ptr<ClientConnection> replacement;
   std::uint64_t job = 0;  // known from the first progress or notice
+  std::uint64_t steps_seen = 0;
   auto notify = [&](const JobNotice& n) {
     if (on_notice) on_notice(n);
   };
@@ -30,7 +33,7 @@ Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
     notify(JobNotice{job, JobNoticeKind::kRootChanged, 0, 0, 0, 0,
                      "lost the job's root " + current->address() + " (" + why +
                          "); looking for its new root"});
-    auto attached = reattach_job(*reattach, job, current->address());
+    auto attached = reattach_job(*reattach, job, current->address(), steps_seen);
     if (!attached) return Status::error("job " + spec.app + ": " + why + "; " + attached.error());
     replacement = std::move(attached->connection);
     current = replacement.get();
@@ -46,6 +49,7 @@ Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
     }
     if (auto* progress = std::get_if<JobProgress>(&*msg)) {
       job = progress->job;
+      steps_seen = std::max(steps_seen, progress->step);
       if (on_progress) on_progress(*progress);
     } else if (auto* notice = std::get_if<JobNotice>(&*msg)) {
       job = notice->job;

@@ -21,7 +21,7 @@ std::optional<Endpoint> address_of(const std::vector<MemberInfo>& members, std::
 }
 
 // One JobAttach to `at`: the connection if it is the job's root; otherwise the node it names.
-Result<Attached> ask(const Reattach& how, std::uint64_t job, const Endpoint& at,
+Result<Attached> ask(const Reattach& how, const JobAttach& attach, const Endpoint& at,
                      std::uint32_t* named) {
   ConnectOptions options = how.options;
   options.node = at;
@@ -29,7 +29,7 @@ Result<Attached> ask(const Reattach& how, std::uint64_t job, const Endpoint& at,
   options.handshake_timeout = std::min(options.handshake_timeout, std::chrono::milliseconds(1000));
   auto connection = ClientConnection::open(options);
   if (!connection) return connection.status();
-  if (Status s = (*connection)->send(JobAttach{job}); !s) return s;
+  if (Status s = (*connection)->send(attach); !s) return s;
   auto reply = (*connection)->receive(Clock::now() + std::chrono::seconds(2));
   if (!reply) return reply.status();
   auto* notice = std::get_if<JobNotice>(&*reply);
@@ -43,7 +43,8 @@ Result<Attached> ask(const Reattach& how, std::uint64_t job, const Endpoint& at,
 
 }  // namespace
 
-Result<Attached> reattach_job(const Reattach& how, std::uint64_t job, const std::string& lost) {
+Result<Attached> reattach_job(const Reattach& how, std::uint64_t job, const std::string& lost,
+                              std::uint64_t steps_seen) {
   const auto deadline = Clock::now() + how.patience;
   std::string last_error = "no member to ask";
   while (Clock::now() < deadline) {
@@ -64,7 +65,7 @@ Result<Attached> reattach_job(const Reattach& how, std::uint64_t job, const std:
       if (std::find(asked.begin(), asked.end(), at.to_string()) != asked.end()) continue;
       asked.push_back(at.to_string());
       std::uint32_t named = 0;
-      auto attached = ask(how, job, at, &named);
+      auto attached = ask(how, JobAttach{job, steps_seen}, at, &named);
       if (attached) return attached;
       last_error = at.to_string() + ": " + attached.error();
       if (auto ep = address_of(how.members, named)) queue.push_front(*ep);

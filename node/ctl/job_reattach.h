@@ -25,7 +25,9 @@ struct Attached {
   JobNotice notice;  // the new root's kRootChanged
 };
 
-// `lost` is the address of the root that was lost (tried last).
-Result<Attached> reattach_job(const Reattach& how, std::uint64_t job, const std::string& lost);
+// `lost` is the address of the root that was lost (tried last); `steps_seen` the most steps of
+// the job the client saw done.
+Result<Attached> reattach_job(const Reattach& how, std::uint64_t job, const std::string& lost,
+                              std::uint64_t steps_seen);
 
 }  // namespace drift::ctl

@@ -172,6 +172,50 @@ TEST(MemberTableTest, SilentMemberGoesSuspectThenDead) {
   EXPECT_TRUE(t.tick(kT0 + std::chrono::hours(1)).empty());
 }
 
+// Members 1..4, heard at kT0; then only `beating` keep sending heartbeats.
+std::vector<MemberTransition> silence_all_but(MemberTable& t, const std::set<std::uint32_t>& beating,
+                                              int until_ms) {
+  std::vector<MemberTransition> all;
+  for (int ms = 0; ms <= until_ms; ms += 100) {
+    const TimePoint now = kT0 + milliseconds(ms);
+    for (std::uint32_t id : beating) t.heartbeat(id, 1, {}, now);
+    auto ts = t.tick(now + milliseconds(50));
+    all.insert(all.end(), ts.begin(), ts.end());
+  }
+  return all;
+}
+
+TEST(MemberTableTest, AMinorityDoesNotDeclareTheMajorityDead) {
+  MemberTable t = ring(4, 5);  // 5 members; we are node 4, cut off with node 5
+  for (std::uint32_t id : {1u, 2u, 3u, 5u}) t.heartbeat(id, 1, {}, kT0);
+  silence_all_but(t, {5}, 5000);
+  EXPECT_FALSE(t.has_quorum());
+  for (std::uint32_t id : {1u, 2u, 3u}) EXPECT_EQ(state_of(t, id), State::kSuspect) << id;
+}
+
+TEST(MemberTableTest, AMajorityDeclaresTheMinorityDead) {
+  MemberTable t = ring(1, 5);  // we are node 1, with 2 and 3; 4 and 5 are cut off
+  for (std::uint32_t id : {2u, 3u, 4u, 5u}) t.heartbeat(id, 1, {}, kT0);
+  silence_all_but(t, {2, 3}, 5000);
+  EXPECT_TRUE(t.has_quorum());
+  EXPECT_EQ(state_of(t, 4), State::kDead);
+  EXPECT_EQ(state_of(t, 5), State::kDead);
+}
+
+TEST(MemberTableTest, AnEvenSplitIsWonByTheHalfWithTheLowestId) {
+  MemberTable low = ring(1, 4);
+  MemberTable high = ring(3, 4);
+  for (std::uint32_t id = 1; id <= 4; ++id) {
+    low.heartbeat(id, 1, {}, kT0);
+    high.heartbeat(id, 1, {}, kT0);
+  }
+  silence_all_but(low, {2}, 5000);
+  silence_all_but(high, {4}, 5000);
+  EXPECT_EQ(state_of(low, 3), State::kDead);
+  EXPECT_EQ(state_of(high, 1), State::kSuspect);
+  EXPECT_EQ(state_of(high, 2), State::kSuspect);
+}
+
 TEST(MemberTableTest, RegularHeartbeatsKeepAMemberAlive) {
   MemberTable t = table(1);
   t.merge(info(2), kT0);

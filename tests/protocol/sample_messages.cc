@@ -133,7 +133,7 @@ std::vector<SampleMessage> build() {
                                10, 6, 12.5, {0.25, 0.125}}},
       {"job_record_no_checkpoint",
        JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
-      {"job_attach", JobAttach{0x700000001ULL}},
+      {"job_attach", JobAttach{0x700000001ULL, 42}},
       {"node_leaving", NodeLeaving{9, 8, "the owner's evacuation deadline passed"}},
       {"deputy_order", DeputyOrder{9, true}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
