@@ -150,9 +150,10 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
       after[best].load += input.tasks[task].load;
     }
   }
-  // Lee's criterion with an unknown remaining run: the moves must shorten the step of the busiest
-  // of this node and its receivers at all (a move costs milliseconds against steps that repeat).
-  // Other members are not ours to improve: their own rounds do that.
+  // Lee's criterion: the time the moves win on the step of the busiest of this node and its
+  // receivers, over the steps the job has left, must exceed what the moves cost (the job waits
+  // for a moving task about as long as the move takes). Other members are not ours to improve:
+  // their own rounds do that.
   std::vector<NodeLoad> touched_before{group[0]}, touched_after{after[0]};
   for (std::size_t i = 1; i < group.size(); ++i) {
     if (after[i].load != group[i].load) {
@@ -160,8 +161,15 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
       touched_after.push_back(after[i]);
     }
   }
+  double steps_left = 0;
+  for (const PlannedMove& m : plan.moves) {
+    for (const TaskView& t : input.tasks) {
+      if (t.id == m.task) steps_left = std::max(steps_left, t.steps_left < 0 ? 1e6 : t.steps_left);
+    }
+  }
+  const double cost = input.move_seconds * static_cast<double>(plan.moves.size());
   balance::ProfitInputs profit{plan.efficiency, params.eff_min, max_utilization(touched_before),
-                               max_utilization(touched_after), 1e6, 0};
+                               max_utilization(touched_after), steps_left, cost};
   if (!plan.moves.empty() && !balance::profitable(profit)) plan.moves.clear();
   return plan;
 }

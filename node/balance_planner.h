@@ -28,6 +28,7 @@ struct TaskView {
   TaskId id;
   double load = 0;                           // in the balancer's units (meter.task_load)
   std::map<std::uint32_t, double> partners;  // node -> messages this task sent to tasks there
+  double steps_left = -1;                    // of its job; -1: unknown (counted as many)
 };
 
 struct PlannedMove {
@@ -40,6 +41,7 @@ struct RoundInput {
   balance::NodeLoad self;
   std::vector<balance::NodeLoad> peers;  // the local group as advertised, self excluded
   std::vector<TaskView> tasks;           // tasks here that may move
+  double move_seconds = 0;               // what one move has cost lately (the job waits for it)
 };
 
 struct RoundPlan {

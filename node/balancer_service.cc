@@ -76,7 +76,8 @@ std::vector<TaskView> BalancerService::movable_tasks() const {
     if (host_.frozen(id) || migration_.moving(id)) continue;
     const double load = meter_.task_load(id);
     if (!(load > 0)) continue;
-    TaskView view{id, load, {}};
+    const TaskMeasure* measure = meter_.task(id);
+    TaskView view{id, load, {}, measure ? measure->steps_left : -1};
     for (const auto& [partner, count] : partners_.partners(id)) {
       if (host_.hosts(partner)) {
         view.partners[self] += count;
@@ -94,7 +95,7 @@ void BalancerService::round() {
   meter_.track(host_.tasks());  // tasks that left no longer count; unreported ones are estimated
   partners_.age();
   if (!active_ || !meter_.measured() || migration_.moving_out() > 0) return;
-  RoundInput input{expected_load(), peers(), movable_tasks()};
+  RoundInput input{expected_load(), peers(), movable_tasks(), migration_.move_seconds()};
   if (input.peers.empty()) return;
   RoundPlan plan = plan_round(input, params_.planner);
   for (const auto& r : plan.requests) {

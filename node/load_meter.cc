@@ -21,7 +21,13 @@ void LoadMeter::on_effects(const HandlerEffects& e, double now_s) {
   // Capacity needs no step boundary: every compute is a sample (pooled), so a node learns its
   // speed from its first computes, not only when a step of its tasks has ended.
   add_sample(e.work_units, e.busy_seconds);
-  if (!e.contributions.empty()) end_step(t, e.contributions.size(), now_s);
+  if (!e.contributions.empty()) {
+    end_step(t, e.contributions.size(), now_s);
+    if (e.job) {
+      const std::uint64_t done = e.contributions.back().step + 1;
+      t.steps_left = e.job->spec.steps > done ? static_cast<double>(e.job->spec.steps - done) : 0;
+    }
+  }
   if (e.finished || e.error) forget(e.task);  // it does no more work
 }
 

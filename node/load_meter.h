@@ -32,6 +32,7 @@ struct TaskMeasure {
   double partial_busy_s = 0;      // since its last contribution
   double partial_work_units = 0;  // since its last contribution
   double expected = 0;            // load its sender measured, until its first step here
+  double steps_left = -1;         // steps of its job after its last contribution; -1: unknown
 };
 
 class LoadMeter {

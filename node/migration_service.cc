@@ -231,6 +231,7 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason,
   messenger_.send_to_node(home, LocationUpdate{task, dest, out.epoch});
   spdlog::info("migrated {} to node {}: {} bytes in {:.3f} s", task_name(task), dest,
                out.state_bytes, seconds);
+  move_seconds_ = move_seconds_ == 0 ? seconds : 0.7 * move_seconds_ + 0.3 * seconds;
   report(out.cmd, true, "", out.state_bytes, seconds);
 }
 

@@ -64,6 +64,9 @@ class MigrationService {
   using InstalledHook = std::function<void(TaskId, const BalanceBasis&)>;
   void set_installed_hook(InstalledHook hook) { installed_hook_ = std::move(hook); }
   std::size_t moving_out() const { return outgoing_.size(); }
+  // What a move out of here has taken lately (EWMA of the finished ones, seconds; 0 before any):
+  // the balancer's estimate of a move's cost.
+  double move_seconds() const { return move_seconds_; }
   bool moving(TaskId task) const { return outgoing_.count(task) > 0; }
   std::vector<TaskId> moving_tasks() const;
   // Load of balancing moves accepted here whose state has not been installed yet.
@@ -126,6 +129,7 @@ class MigrationService {
   BalanceCheck balance_check_;
   InstalledHook installed_hook_;
   std::map<TaskId, Outgoing> outgoing_;
+  double move_seconds_ = 0;
   std::uint64_t attempts_ = 0;  // moves started here, and moves accepted here
   std::map<TaskId, Incoming> incoming_;
 };

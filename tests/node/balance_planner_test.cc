@@ -45,6 +45,24 @@ TEST(BalancePlannerTest, SlowNodeSendsWorkToTheFastOneInProportionToCapacity) {
   EXPECT_TRUE(balance::lowers_peak({1, 200, 1}, {2, 0, 9}, sent));
 }
 
+TEST(BalancePlannerTest, MovesOnlyWhenTheGainOverTheStepsLeftPaysForThem) {
+  // Node 1: 11 tasks of 10 at capacity 100 (U = 1.1 s/step); node 2: 9 at 100 (0.9). One task
+  // moving evens them: 0.1 s per step won.
+  auto with_steps_left = [](double left) {
+    std::vector<TaskView> tasks = tasks_of(7, 11, 10);
+    for (auto& t : tasks) t.steps_left = left;
+    return tasks;
+  };
+  PlannerParams params;
+  params.eff_min = 0.95;
+  RoundInput many{{1, 110, 100}, {{2, 90, 100}}, with_steps_left(100), 0.5};
+  EXPECT_FALSE(plan_round(many, params).moves.empty()) << "10 s won for 0.5 s of moving";
+  RoundInput few{{1, 110, 100}, {{2, 90, 100}}, with_steps_left(3), 0.5};
+  EXPECT_TRUE(plan_round(few, params).moves.empty()) << "0.3 s won for 0.5 s of moving";
+  RoundInput unknown{{1, 110, 100}, {{2, 90, 100}}, with_steps_left(-1), 0.5};
+  EXPECT_FALSE(plan_round(unknown, params).moves.empty()) << "an unknown run counts as long";
+}
+
 TEST(BalancePlannerTest, StrategyNoneAndHealthyEfficiencyDoNothing) {
   RoundInput in{{1, 200, 1}, {{2, 0, 9}}, tasks_of(7, 20, 10)};
   PlannerParams none;
