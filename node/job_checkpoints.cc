@@ -1,5 +1,7 @@
 #include "node/job_checkpoints.h"
 
+#include <utility>
+
 #include <string>
 
 namespace drift {
@@ -50,8 +52,8 @@ bool JobCheckpoints::holds_copy(std::uint32_t node) const {
 
 void JobCheckpoints::lose_copies(std::uint32_t node) {
   auto lose = [node](Copies& c) {
-    if (c.primary == node) c.primary = 0;
-    if (c.buddy == node) c.buddy = 0;
+    if (c.primary == node) c.lost_primary = std::exchange(c.primary, 0);
+    if (c.buddy == node) c.lost_buddy = std::exchange(c.buddy, 0);
   };
   if (committed_) {
     for (Copies& c : committed_->copies) lose(c);
@@ -75,7 +77,8 @@ Result<std::vector<std::uint32_t>> JobCheckpoints::restore_placement(
     } else {
       return Status::error("both copies of task " + std::to_string(t) + " at step " +
                            std::to_string(committed_->step) + " were on failed nodes " +
-                           std::to_string(c.primary) + " and " + std::to_string(c.buddy));
+                           std::to_string(c.primary ? c.primary : c.lost_primary) + " and " +
+                           std::to_string(c.buddy ? c.buddy : c.lost_buddy));
     }
   }
   return placement;

@@ -31,6 +31,7 @@ class JobCheckpoints {
   struct Copies {
     std::uint32_t primary = 0;
     std::uint32_t buddy = 0;  // 0: none (a one-node cluster)
+    std::uint32_t lost_primary = 0, lost_buddy = 0;  // where they were before lose_copies
   };
   struct Committed {
     std::uint64_t step = 0;  // 0-based step whose reduction the tasks had not yet taken

@@ -66,7 +66,8 @@ TEST(JobCheckpoints, ALostCopyIsRestoredFromTheOtherOne) {
   c.lose_copies(3);
   auto none = c.restore_placement(all_alive);
   ASSERT_FALSE(none);
-  EXPECT_NE(none.error().find("task 1"), std::string::npos) << none.error();
+  EXPECT_NE(none.error().find("task 1 at step 4 were on failed nodes 2 and 3"), std::string::npos)
+      << none.error();
 }
 
 TEST(JobCheckpoints, AcksOfAStepNotBegunOrRolledBackAreIgnored) {
