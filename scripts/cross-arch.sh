@@ -2,6 +2,8 @@
 # Sourced by the cross scripts: what each foreign architecture is called by Debian, GCC and QEMU,
 # where its build and sysroot live, and the command line that runs one of its programs here.
 # Architectures: s390x (64-bit big-endian) and i386 (32-bit little-endian).
+# Run directly, `bash scripts/cross-arch.sh command ARCH PROGRAM` prints the command line that runs
+# build-ARCH/bin/PROGRAM here (e.g. for `driftctl local up --run K:COMMAND`).
 
 cross_arches=(s390x i386)
 
@@ -35,3 +37,20 @@ cross_runner() {
   multiarch=$(cross_multiarch "$arch") || return
   echo "qemu-$arch -L /usr/$triplet -E LD_LIBRARY_PATH=/usr/$triplet/lib:$(cross_sysroot "$arch")/usr/lib/$multiarch"
 }
+
+# The command line that runs build-ARCH/bin/PROGRAM here.
+cross_command() {
+  local runner
+  runner=$(cross_runner "$1") || return
+  echo "$runner $(cross_build_dir "$1")/bin/$2"
+}
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  set -euo pipefail
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  if [[ $# -ne 3 || $1 != command ]]; then
+    echo "usage: bash scripts/cross-arch.sh command ARCH PROGRAM" >&2
+    exit 2
+  fi
+  cross_command "$2" "$3"
+fi
