@@ -24,7 +24,7 @@ namespace {
 using Pair = std::pair<std::uint32_t, std::uint32_t>;  // (from node, to node)
 constexpr int kMaxJobs = 4;
 
-class MixedArchTest : public ClusterTest {
+class MixedArchTest : public MigrationClusterTest {
  protected:
   // Node 1 is native; node 2, 3, ... are the foreign daemons in the variable's order.
   void start_mixed_cluster(int slot) {
@@ -134,6 +134,28 @@ TEST_F(MixedArchTest, ParticlesTaskToursEveryPairOfArchitectures) {
       ctl::job_spec("particles", 6, 120, {{"cells", "96"}, {"particles", "3000"}, {"drift", "200"}});
   spec.runtime["placement"] = "even";
   run_touring(spec);
+}
+
+// The job's root moves a random task to a random daemon after every step: state crosses between
+// the architectures in every direction, many times, and the result does not change.
+TEST_F(MixedArchTest, Heat2dUnderRandomMigrationsKeepsTheSerialChecksum) {
+  ASSERT_NO_FATAL_FAILURE(start_mixed_cluster(/*slot=*/22));
+  JobSpec spec = ctl::job_spec("heat2d", 6, 60, {{"size", "48x36"}});
+  spec.runtime["chaos_migrations"] = "1";
+  auto ref = reference_run(spec);
+  ASSERT_TRUE(ref) << ref.error();
+  BackgroundJob job(connect(1), ref->spec, std::chrono::seconds(300));
+  ASSERT_TRUE(job.wait_done(std::chrono::seconds(300))) << "the job did not end";
+  EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
+  std::uint64_t moved_in = 0;
+  for (int k = 2; k <= cluster_->nodes(); ++k) {
+    auto counters = counters_of(k);
+    ASSERT_TRUE(counters) << counters.error();
+    std::cout << "  " << name(static_cast<std::uint32_t>(k)) << ": " << describe(*counters)
+              << "\n";
+    moved_in += counters->migrations_in;
+  }
+  EXPECT_GT(moved_in, 0u) << "no task moved to a foreign daemon";
 }
 
 }  // namespace
