@@ -26,12 +26,13 @@ for arch in "${arches[@]}"; do
     generator=(-G Ninja)
   fi
   echo "cross-build: $arch into $build_dir"
+  mkdir -p "$build_dir"
   # shellcheck disable=SC2086  # CROSS_CMAKE_ARGS is a list of options
   cmake -S "$root" -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$arch.cmake" \
     -DDRIFT_SYSROOT="$(cross_sysroot "$arch")" -DCMAKE_UNITY_BUILD=ON \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" ${CROSS_CMAKE_ARGS:-} >"$build_dir.configure.log" 2>&1 ||
-    { cat "$build_dir.configure.log" >&2; exit 1; }
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" ${CROSS_CMAKE_ARGS:-} >"$build_dir/configure.log" 2>&1 ||
+    { cat "$build_dir/configure.log" >&2; exit 1; }
   build_args=()
   for t in "${targets[@]}"; do build_args+=(--target "$t"); done
   cmake --build "$build_dir" --parallel "$jobs" "${build_args[@]}"
