@@ -4,7 +4,7 @@
 # sysroot, build-ARCH/sysroot/ (never installs a foreign package: a multiarch install conflicts).
 # Header-only libraries (Asio, Cereal, the Boost headers, nlohmann-json) are exposed to the cross
 # compiler by linking only their own include folders into the sysroot, never all of /usr/include.
-# Usage: scripts/cross-sysroot.sh [ARCH ...]   (default: s390x i386). Needs root for
+# Usage: scripts/cross-sysroot.sh [ARCH ...]   (default: s390x i386). Needs root (or sudo) for
 # `dpkg --add-architecture` and `apt-get update` the first time. Idempotent: a complete sysroot
 # (its .complete stamp names the package list) is left alone.
 set -euo pipefail
@@ -22,6 +22,10 @@ arch_packages=(
 all_packages=(nlohmann-json3-dev)
 header_links=(/usr/include/asio /usr/include/asio.hpp /usr/include/cereal /usr/include/boost)
 
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo --non-interactive "$@"; fi
+}
+
 # True when apt knows PACKAGE:ARCH (after dpkg --add-architecture ARCH and apt-get update).
 apt_knows() { apt-cache show "$1" >/dev/null 2>&1; }
 
@@ -29,9 +33,9 @@ ensure_apt_arch() {
   local arch=$1
   if apt_knows "libssl3:$arch"; then return; fi
   echo "cross-sysroot: adding the $arch architecture to apt (packages are only downloaded)"
-  dpkg --add-architecture "$arch"
+  as_root dpkg --add-architecture "$arch"
   # A mirror in mid-sync fails some index; apt then keeps the old one, which is enough here.
-  apt-get update -q || echo "cross-sysroot: apt-get update reported errors; going on" >&2
+  as_root apt-get update -q || echo "cross-sysroot: apt-get update reported errors; going on" >&2
   apt_knows "libssl3:$arch" || { echo "cross-sysroot: apt has no $arch packages" >&2; exit 1; }
 }
 
