@@ -1,5 +1,5 @@
-// A mixed-architecture cluster: one native daemon and the foreign ones DRIFT_CROSS_DRIFTD names
-// (foreign_daemons.h; in CI a big-endian s390x and a 32-bit i386 driftd under qemu-user). heat2d
+// Migrations in a mixed-architecture cluster (mixed_arch_fixture.h; in CI one native, one
+// big-endian s390x and one 32-bit i386 driftd, the foreign ones under qemu-user). heat2d
 // and particles run across all of them while one task tours every ordered pair of daemons, so its
 // state is written on each architecture and read on each other; every job must end with the
 // checksum of its serial reference, computed here. A job that ends before the tour is done is
@@ -7,16 +7,12 @@
 // out, scripts/cross-test.sh runs it.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <utility>
 
 #include "node/ctl/job_client.h"
-#include "tests/integration/cluster_test_fixture.h"
-#include "tests/integration/foreign_daemons.h"
-#include "tests/integration/migration_harness.h"
+#include "tests/integration/mixed_arch_fixture.h"
 
 namespace drift::test {
 namespace {
@@ -24,45 +20,8 @@ namespace {
 using Pair = std::pair<std::uint32_t, std::uint32_t>;  // (from node, to node)
 constexpr int kMaxJobs = 4;
 
-class MixedArchTest : public MigrationClusterTest {
+class MixedArchMigrationTest : public MixedArchTest {
  protected:
-  // Node 1 is native; node 2, 3, ... are the foreign daemons in the variable's order.
-  void start_mixed_cluster(int slot) {
-    auto foreign = foreign_daemons_from_environment();
-    ASSERT_TRUE(foreign) << foreign.error();
-    ctl::LocalClusterOptions options;
-    options.driftd = bin_dir() / "driftd";
-    options.stop_with_parent = true;
-    options.ready_timeout = std::chrono::seconds(60);  // emulated daemons start slowly
-    arch_[1] = "native";
-    for (std::size_t i = 0; i < foreign->size(); ++i) {
-      const int k = 2 + static_cast<int>(i);
-      options.commands[k] = (*foreign)[i].command;
-      arch_[static_cast<std::uint32_t>(k)] = (*foreign)[i].arch;
-    }
-    cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-    const Status up = cluster_->up(1 + static_cast<int>(foreign->size()), base_port_for(slot),
-                                   mixed_arch_config());
-    ASSERT_TRUE(up) << up.message();
-    wait_for_load_reports(1);
-  }
-
-  // conf/mixed-arch.conf (allowances for emulated daemons) with balancing off, so that tasks
-  // stay where the test puts them.
-  std::filesystem::path mixed_arch_config() const {
-    const auto file = dir_ / "mixed-arch.conf";
-    std::ifstream in(std::filesystem::path(DRIFT_SOURCE_DIR) / "conf" / "mixed-arch.conf");
-    EXPECT_TRUE(in.good()) << "cannot read conf/mixed-arch.conf";
-    std::ofstream out(file, std::ios::trunc);
-    out << in.rdbuf() << "\n[balance]\nstrategy = none\n";
-    return file;
-  }
-
-  std::string name(std::uint32_t node) const {
-    auto it = arch_.find(node);
-    return "node " + std::to_string(node) + " (" + (it == arch_.end() ? "?" : it->second) + ")";
-  }
-
   // The next move of the tour from `at`: an uncovered pair starting here, else the start of any
   // uncovered pair. 0 when every pair is covered.
   std::uint32_t next_stop(std::uint32_t at, const std::set<Pair>& covered) const {
@@ -117,18 +76,16 @@ class MixedArchTest : public MigrationClusterTest {
     }
     EXPECT_EQ(covered.size(), n * (n - 1)) << "task 0 did not cross every pair of daemons";
   }
-
-  std::map<std::uint32_t, std::string> arch_;
 };
 
-TEST_F(MixedArchTest, Heat2dTaskToursEveryPairOfArchitectures) {
+TEST_F(MixedArchMigrationTest, Heat2dTaskToursEveryPairOfArchitectures) {
   ASSERT_NO_FATAL_FAILURE(start_mixed_cluster(/*slot=*/20));
   JobSpec spec = ctl::job_spec("heat2d", 6, 150, {{"size", "48x36"}});
   spec.runtime["placement"] = "even";
   run_touring(spec);
 }
 
-TEST_F(MixedArchTest, ParticlesTaskToursEveryPairOfArchitectures) {
+TEST_F(MixedArchMigrationTest, ParticlesTaskToursEveryPairOfArchitectures) {
   ASSERT_NO_FATAL_FAILURE(start_mixed_cluster(/*slot=*/21));
   JobSpec spec =
       ctl::job_spec("particles", 6, 120, {{"cells", "96"}, {"particles", "3000"}, {"drift", "200"}});
@@ -138,7 +95,7 @@ TEST_F(MixedArchTest, ParticlesTaskToursEveryPairOfArchitectures) {
 
 // The job's root moves a random task to a random daemon after every step: state crosses between
 // the architectures in every direction, many times, and the result does not change.
-TEST_F(MixedArchTest, Heat2dUnderRandomMigrationsKeepsTheSerialChecksum) {
+TEST_F(MixedArchMigrationTest, Heat2dUnderRandomMigrationsKeepsTheSerialChecksum) {
   ASSERT_NO_FATAL_FAILURE(start_mixed_cluster(/*slot=*/22));
   JobSpec spec = ctl::job_spec("heat2d", 6, 60, {{"size", "48x36"}});
   spec.runtime["chaos_migrations"] = "1";
