@@ -4,10 +4,11 @@
 #  2. drift_crosscheck: each architecture (native, s390x, i386) writes the sample frames and
 #     task states, and every architecture decodes what each one wrote;
 #  3. the mixed cluster: ctest -L cross in the native build, with DRIFT_CROSS_DRIFTD naming the
-#     s390x and i386 daemons (heat2d and particles, a task moved across every pair of them).
+#     s390x and i386 daemons (heat2d and particles: a task moved across every pair of them,
+#     random migrations, a foreign daemon killed so that its checkpoints restore elsewhere).
 # Ends with one line "cross: N passed, M failed"; exits non-zero if anything failed.
-# Environment: BUILD_DIR (native build, build/), JOBS, CROSS_SKIP_BUILD=1 (use the builds as
-# they are).
+# Environment: BUILD_DIR (native build, build/), JOBS, CROSS_BUILD_ROOT (where build-ARCH/ are;
+# the repository), CROSS_SKIP_BUILD=1 (use the builds as they are).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,7 +21,7 @@ passed=0
 failed=0
 failures=()
 
-step() {  # step NAME COMMAND...: runs it, counts it, keeps its output in the log
+step() {  # step NAME COMMAND...: runs it and counts it as passed or failed
   local name=$1 begin=$SECONDS
   shift
   echo "== $name"
