@@ -8,6 +8,7 @@
 
 #include "migration/location_cache.h"
 #include "migration/state_writer.h"
+#include "node/hosted_task_state.h"
 #include "protocol/archives.h"
 
 namespace drift {
@@ -157,8 +158,7 @@ Status TaskHost::write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>&
     ByteCounter counter;
     {
       PortableOutputArchive ar(counter);
-      slot.task->save_state(ar);
-      ar(slot.receiver, slot.sender);
+      save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
     }
     const std::uint64_t total = counter.count();
     asio::post(io_, [sink, total] { sink->sized(total); });
@@ -171,8 +171,7 @@ Status TaskHost::write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>&
                        sink->cancel.get());
     {
       PortableOutputArchive ar(writer);
-      slot.task->save_state(ar);
-      ar(slot.receiver, slot.sender);
+      save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
     }
     writer.finish();
     return Status::ok();
@@ -183,8 +182,7 @@ Status TaskHost::write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>&
 
 std::shared_ptr<const std::vector<std::uint8_t>> TaskHost::save(TaskSlot& slot) {
   PortableOutputArchive ar;
-  slot.task->save_state(ar);
-  ar(slot.receiver, slot.sender);
+  save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
   return std::make_shared<const std::vector<std::uint8_t>>(std::move(ar).take_bytes());
 }
 
@@ -340,8 +338,7 @@ Result<std::shared_ptr<TaskSlot>> TaskHost::restore(const std::shared_ptr<const 
   auto slot = std::make_shared<TaskSlot>(task, job, std::move(made), pool_);
   try {
     BoundedInputArchive ar(std::forward<Input>(input));
-    slot->task->load_state(ar);
-    ar(slot->receiver, slot->sender);
+    load_hosted_task(ar, *slot->task, slot->receiver, slot->sender);
     if (ar.remaining() != 0) {
       return Status::error("the task's state has " + std::to_string(ar.remaining()) +
                            " trailing bytes");

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -107,12 +108,20 @@ bool process_alive(pid_t pid) {
   return close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'Z';
 }
 
+// A program run through qemu-user (a daemon of another architecture) has the emulator as argv[0]
+// and the program among the later arguments.
 bool process_runs(pid_t pid, const std::string& name) {
   if (pid <= 0) return false;
   std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
-  std::string argv0;
-  if (!std::getline(cmdline, argv0, '\0')) return false;
-  return std::filesystem::path(argv0).filename().string().find(name) != std::string::npos;
+  std::vector<std::string> argv;
+  for (std::string arg; std::getline(cmdline, arg, '\0');) argv.push_back(arg);
+  if (argv.empty()) return false;
+  const auto names = [&](const std::string& arg) {
+    return std::filesystem::path(arg).filename().string().find(name) != std::string::npos;
+  };
+  if (names(argv.front())) return true;
+  if (std::filesystem::path(argv.front()).filename().string().rfind("qemu-", 0) != 0) return false;
+  return std::any_of(argv.begin() + 1, argv.end(), names);
 }
 
 StopOutcome stop_process(pid_t pid, std::chrono::milliseconds grace) {

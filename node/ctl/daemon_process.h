@@ -28,7 +28,8 @@ Result<pid_t> spawn_detached(const SpawnSpec& spec);
 
 // True while the process exists and is not a zombie; reaps it if it is our exited child.
 bool process_alive(pid_t pid);
-// True when /proc says `pid` runs a program named like `name` (guards against reused pids).
+// True when /proc says `pid` runs a program named like `name`, itself or through qemu-user
+// (guards against reused pids).
 bool process_runs(pid_t pid, const std::string& name);
 
 enum class StopOutcome { kNotRunning, kTerminated, kKilled };

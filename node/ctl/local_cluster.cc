@@ -180,15 +180,20 @@ Status LocalCluster::start_node(int k, bool fresh_log) {
     return s;
   }
   if (fresh_log) fs::remove(log_file(k), ec);
-  SpawnSpec spec{driftd_,
-                 {"--config", fs::absolute(config_file(k)).string()},
+  std::vector<std::string> command{driftd_.string()};
+  if (auto it = options_.commands.find(k); it != options_.commands.end() && !it->second.empty()) {
+    command = it->second;
+  }
+  if (auto it = options_.launchers.find(k); it != options_.launchers.end() && !it->second.empty()) {
+    command.insert(command.begin(), it->second.begin(), it->second.end());
+  }
+  auto program = find_program(command.front());
+  if (!program) return Status::error("node " + std::to_string(k) + ": " + program.error());
+  SpawnSpec spec{*program,
+                 {command.begin() + 1, command.end()},
                  log_file(k),
                  options_.stop_with_parent};
-  if (auto it = options_.launchers.find(k); it != options_.launchers.end() && !it->second.empty()) {
-    spec.args.insert(spec.args.begin(), driftd_.string());
-    spec.args.insert(spec.args.begin(), it->second.begin() + 1, it->second.end());
-    spec.program = it->second.front();
-  }
+  spec.args.insert(spec.args.end(), {"--config", fs::absolute(config_file(k)).string()});
   spec.args.insert(spec.args.end(), options_.extra_args.begin(), options_.extra_args.end());
   if (auto it = options_.node_args.find(k); it != options_.node_args.end()) {
     spec.args.insert(spec.args.end(), it->second.begin(), it->second.end());

@@ -31,6 +31,10 @@ struct LocalClusterOptions {
   // "netns", "exec", "NS"}), which must exec driftd in its own process.
   std::vector<std::string> hosts;
   std::map<int, std::vector<std::string>> launchers;
+  // Daemon K runs commands[K] (a program and its first arguments, e.g. {"qemu-s390x", "-L",
+  // "/usr/s390x-linux-gnu", "build-s390x/bin/driftd"}) instead of `driftd`; a program without a
+  // slash is looked up on PATH. Its launcher, if any, still goes in front.
+  std::map<int, std::vector<std::string>> commands;
 };
 
 class LocalCluster {

@@ -7,6 +7,7 @@
 #include "node/ctl/command_line.h"
 #include "node/ctl/exit_codes.h"
 #include "node/ctl/local_cluster.h"
+#include "node/ctl/node_command.h"
 #include "node/ctl/node_setting.h"
 
 namespace po = boost::program_options;
@@ -24,6 +25,7 @@ struct UpArgs {
   std::string dir = kDefaultDir;
   std::string base_config;
   std::vector<std::string> settings;  // --set K:key=value
+  std::vector<std::string> commands;  // --run K:COMMAND
   std::string driftd;
   double timeout_s = 20;
 };
@@ -45,6 +47,10 @@ po::options_description up_options(UpArgs& a) {
   add("set", po::value<std::vector<std::string>>(&a.settings)->composing()->value_name("K:key=value"),
       "a driftd config key for daemon K only, e.g. 3:emulate.speed=6 (repeatable; wins over the "
       "config files)");
+  add("run", po::value<std::vector<std::string>>(&a.commands)->composing()->value_name("K:COMMAND"),
+      "start daemon K as COMMAND instead of driftd, e.g. a driftd of another architecture: "
+      "'2:qemu-s390x -L /usr/s390x-linux-gnu build-s390x/bin/driftd' (repeatable; config "
+      "arguments follow)");
   add("help,h", "show this help");
   return d;
 }
@@ -79,7 +85,7 @@ int print_help() {
   std::string dir;
   std::cout
       << "Usage: driftctl local up --nodes N [--base-port P] [--dir DIR] [--base-config FILE]\n"
-         "                         [--set K:key=value ...]\n"
+         "                         [--set K:key=value ...] [--run K:COMMAND ...]\n"
          "       driftctl local down [--dir DIR]\n\n"
          "up starts N daemons on 127.0.0.1 (node K: id K, port P+K-1) that share a fresh\n"
          "secret DIR/secret, and returns once each sees all N alive. down stops them.\n\n"
@@ -99,9 +105,12 @@ int up(const std::vector<std::string>& args) {
   if (Status s = check_up_args(a); !s) return usage_error("local up", s.message());
   auto node_args = node_arguments(a.settings, a.nodes);
   if (!node_args) return usage_error("local up", node_args.status().message());
+  auto commands = node_commands(a.commands, a.nodes);
+  if (!commands) return usage_error("local up", commands.status().message());
   LocalClusterOptions lo;
   lo.driftd = a.driftd;
   lo.node_args = std::move(*node_args);
+  lo.commands = std::move(*commands);
   lo.ready_timeout = std::chrono::milliseconds(static_cast<long>(a.timeout_s * 1000));
   LocalCluster cluster(a.dir, lo);
   if (Status s = cluster.up(a.nodes, static_cast<std::uint16_t>(a.base_port), a.base_config); !s) {
