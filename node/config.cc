@@ -1,5 +1,7 @@
 #include "node/config.h"
 
+#include "node/config_keys.h"
+
 #include <arpa/inet.h>
 #include <unistd.h>
 
@@ -21,17 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kUsage = "usage: driftd --config FILE [--key=value ...]";
 constexpr const char* kCommandLine = "command line";
 constexpr std::uint64_t kOneMinuteMs = 60'000;
-
-// ---- the keys ------------------------------------------------------------------------------
-
-struct KeySpec {
-  const char* key;
-  const char* arg;
-  std::string help;
-};
 
 std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()); }
 
@@ -39,180 +32,6 @@ std::string plain(double v) {
   std::ostringstream out;
   out << v;
   return out.str();
-}
-
-std::vector<KeySpec> key_specs() {
-  const NodeConfig d;
-  const auto dflt = [](const std::string& v) { return " (default: " + v + ")"; };
-  return {
-      {"node.id", "N", "this node's id, 1..4294967295 (required)"},
-      {"node.name", "NAME", "name in logs and status (default: the host name)"},
-      {"node.address", "IP", "IPv4/IPv6 address or 'localhost' to listen on" + dflt(d.address)},
-      {"node.port", "PORT", "TCP port to listen on, 1..65535" + dflt(std::to_string(d.port))},
-      {"node.data_dir", "DIR", "directory for checkpoints and state" + dflt(d.data_dir)},
-      {"node.workers", "N", "task worker threads, 0 = one per core" + dflt("0")},
-      {"node.capacity", "X", "load per second this machine processes, 0 = measure" + dflt("0")},
-      {"node.accept_tasks", "BOOL", "take migrating tasks from other nodes" + dflt("true")},
-      {"node.inline_handler_us", "US",
-       "handlers of tasks that recently took at most this long run on the network thread, "
-       "saving two thread hand-offs per message; 0 = always on workers" +
-           dflt(std::to_string(d.inline_handler_us))},
-      {"node.memory_limit", "BYTES",
-       "incoming task state accepted, 0 = half the free memory" + dflt("0")},
-      {"migration.chunk_bytes", "BYTES",
-       "task state is sent in chunks of this size" + dflt(std::to_string(d.chunk_bytes))},
-      {"migration.pointer_ttl_ms", "MS",
-       "forwarding pointers unused this long are dropped" + dflt(ms(d.pointer_ttl))},
-      {"cluster.name", "NAME", "cluster name; peers must match" + dflt(d.cluster_name)},
-      {"cluster.secret_file", "FILE", "file holding the shared secret, >= 16 bytes (required)"},
-      {"cluster.seeds", "HOST:PORT,...", "nodes to join through; may repeat" + dflt("none")},
-      {"membership.heartbeat_ms", "MS", "heartbeat interval" + dflt(ms(d.heartbeat_interval))},
-      {"membership.group_size", "N", "neighbours monitored" + dflt(std::to_string(d.group_size))},
-      {"membership.phi_threshold", "PHI",
-       "suspect a peer at this phi" + dflt(plain(d.phi_threshold))},
-      {"membership.min_std_dev_ms", "MS",
-       "least heartbeat jitter assumed" + dflt(ms(d.min_std_dev))},
-      {"membership.acceptable_pause_ms", "MS",
-       "heartbeat delay tolerated before phi rises" + dflt(ms(d.acceptable_pause))},
-      {"membership.suspect_timeout_ms", "MS",
-       "suspect -> dead without a heartbeat or a positive indirect probe" +
-           dflt(ms(d.suspect_timeout))},
-      {"membership.probe_helpers", "N",
-       "members asked to probe a suspect before it is declared dead; 0 = none" +
-           dflt(std::to_string(d.probe_helpers))},
-      {"checkpoint.every_steps", "N",
-       "jobs rooted here checkpoint every N steps, 0 = not by steps" +
-           dflt(std::to_string(d.checkpoint.every_steps))},
-      {"checkpoint.interval_ms", "MS",
-       "... and at the first step boundary this long after the last checkpoint, 0 = not by time; "
-       "both 0 = no checkpoints (a failure restarts the job)" +
-           dflt(ms(d.checkpoint.interval))},
-      {"checkpoint.stall_ms", "MS",
-       "a job rooted here that completes no step for this long (and for 5 times its longest step) "
-       "lost a message or a node nobody declared dead, and rolls back to its checkpoint; 0 = never" +
-           dflt(ms(d.checkpoint.stall))},
-      {"net.max_frame_bytes", "BYTES",
-       "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
-      {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(ms(d.reconnect_min))},
-      {"net.reconnect_max_ms", "MS", "longest reconnect delay" + dflt(ms(d.reconnect_max))},
-      {"log.level", "LEVEL", "trace|debug|info|warn|error" + dflt(d.log_level)},
-      {"log.file", "FILE", "log file" + dflt("stderr")},
-      {"emulate.speed", "X",
-       "emulated relative speed (performance testbed): ctx.compute takes the wall time such a "
-       "machine needs; 0 = a real machine" +
-           dflt(plain(d.emulate.speed))},
-      {"emulate.unit_rate", "X",
-       "emulated work units per second at speed 1" + dflt(plain(d.emulate.unit_rate))},
-      {"emulate.load", "START:RAMP:LEVEL",
-       "emulated external load: from START s after start it moves linearly over RAMP s to LEVEL "
-       "competing processes, and stays; may repeat, a later entry takes over" +
-           dflt("none")},
-      {"balance.strategy", "NAME",
-       "none|homogeneous|diffusion|gde|hbm|rid" + dflt(std::string(to_string(d.balance.strategy)))},
-      {"balance.capacity", "MODE",
-       "static (node.capacity or a start-up benchmark) | dynamic (measured while tasks run)" +
-           dflt(std::string(to_string(d.balance.capacity)))},
-      {"balance.sensing", "WHEN",
-       "every: capacity follows every measurement | once: frozen after the first measured step" +
-           dflt(std::string(to_string(d.balance.sensing)))},
-      {"balance.period_ms", "MS", "one balancing round per period" + dflt(ms(d.balance.period))},
-      {"balance.eff_min", "X",
-       "balance when U_avg / U_max falls below this, (0, 1]" + dflt(plain(d.balance.eff_min))},
-      {"balance.capacity_ewma", "W",
-       "weight of the newest capacity sample, (0, 1]" + dflt(plain(d.balance.capacity_ewma))},
-      {"balance.locality_weight", "X",
-       "preference for moving tasks whose partners live at the destination" +
-           dflt(plain(d.balance.locality_weight))},
-      {"balance.max_moves", "N",
-       "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
-      {"test.hooks", "BOOL",
-       "TESTING ONLY: let clients change the frame faults below at run time (driftctl fault "
-       "run); on when any of them is set" + dflt("false")},
-      {"test.drop_frames", "FRACTION",
-       "TESTING ONLY: node-to-node frames this daemon does not send, 0..1" + dflt("0")},
-      {"test.duplicate_frames", "FRACTION",
-       "TESTING ONLY: node-to-node frames this daemon sends twice, 0..1" + dflt("0")},
-      {"test.delay_frames_ms", "MS",
-       "TESTING ONLY: every node-to-node frame is held this long, order kept" + dflt("0")},
-      {"owner.policy", "NAME",
-       "desktop (suspend on owner activity, vacate after max_suspend) | immediate (vacate at "
-       "once) | never (only driftctl reclaim/release)" +
-           dflt(std::string(to_string(d.owner.policy.kind)))},
-      {"owner.start_idle", "S",
-       "take work once the owner is idle this many seconds and external load <= start_load" +
-           dflt(plain(d.owner.policy.start_idle_s))},
-      {"owner.start_load", "X",
-       "external load per core at most this to take work" +
-           dflt(plain(d.owner.policy.start_load))},
-      {"owner.suspend_idle", "S",
-       "suspend when the owner's last input is less than this many seconds ago" +
-           dflt(plain(d.owner.policy.suspend_idle_s))},
-      {"owner.suspend_load", "X",
-       "suspend when external load per core stays at least this ..." +
-           dflt(plain(d.owner.policy.suspend_load))},
-      {"owner.suspend_load_time", "S",
-       "... for this many seconds" + dflt(plain(d.owner.policy.suspend_load_s))},
-      {"owner.continue_idle", "S",
-       "a suspended node resumes after the owner was idle this many seconds" +
-           dflt(plain(d.owner.policy.continue_idle_s))},
-      {"owner.max_suspend", "S",
-       "a node suspended longer than this many seconds migrates every task away" +
-           dflt(plain(d.owner.policy.max_suspend_s))},
-      {"owner.vacate_deadline", "S",
-       "tasks still here this many seconds after the evacuation began are handed to recovery" +
-           dflt(plain(d.owner.vacate_deadline_s))},
-      {"owner.poll_ms", "MS", "how often the owner detector looks" + dflt(ms(d.owner.poll))},
-      {"owner.sessions", "BOOL",
-       "login sessions' terminal access times count as owner input (utmp, else logind; SSH "
-       "counts)" + dflt("true")},
-      {"owner.input_devices", "BOOL",
-       "/dev/input access times count as owner input" + dflt("true")},
-      {"owner.load", "BOOL",
-       "external load (load average minus drift's runnable threads) counts" + dflt("true")},
-      {"owner.activity_file", "FILE",
-       "its modification time counts as owner input (touch it to say 'I am here')" +
-           dflt("none")},
-  };
-}
-
-// Keys that may repeat: their values add up within one source.
-bool repeats(const std::string& key) { return key == "cluster.seeds" || key == "emulate.load"; }
-
-po::options_description key_options() {
-  po::options_description keys("Keys (as [section] name = value in FILE, or --section.name=value)",
-                               100, 50);
-  for (const auto& spec : key_specs()) {
-    const po::value_semantic* value = nullptr;
-    if (repeats(spec.key)) {
-      // Not composing: repeats within one source add up, but the command line replaces the file.
-      value = po::value<std::vector<std::string>>()->value_name(spec.arg);
-    } else {
-      value = po::value<std::string>()->value_name(spec.arg);
-    }
-    keys.add_options()(spec.key, value, spec.help.c_str());
-  }
-  return keys;
-}
-
-po::options_description command_line_options() {
-  po::options_description general("Options", 100, 50);
-  general.add_options()("config,c", po::value<std::string>()->value_name("FILE"),
-                        "configuration file (INI)")("help,h", "print this help and exit");
-  general.add(key_options());
-  return general;
-}
-
-std::string help_text() {
-  std::ostringstream out;
-  out << kUsage << "\n\n" << command_line_options() << "\n";
-  return out.str();
-}
-
-bool wants_help(int argc, const char* const argv[]) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
-  }
-  return false;
 }
 
 // ---- reading the sources -------------------------------------------------------------------
@@ -271,16 +90,16 @@ Status read_command_line(int argc, const char* const argv[], Sources& src) {
     for (const auto& option : parsed.options) {
       if (option.string_key.empty()) {  // a positional argument: driftd takes none
         return Status::error("unexpected argument '" + option.original_tokens.front() +
-                             "' (command line); " + kUsage);
+                             "' (command line); " + usage());
       }
       src.origin[option.string_key] = kCommandLine;
     }
     po::store(parsed, src.vm);
   } catch (const po::unknown_option& e) {
     return Status::error("unknown key '" + key_name(e.get_option_name()) + "' (command line); " +
-                         kUsage);
+                         usage());
   } catch (const po::error& e) {
-    return Status::error(std::string(e.what()) + " (command line); " + kUsage);
+    return Status::error(std::string(e.what()) + " (command line); " + usage());
   }
   src.origin.erase("config");
   return Status::ok();

@@ -1,6 +1,7 @@
 # Included from node/CMakeLists.txt: the daemon library and driftd.
 add_library(drift_node
   daemon.cc
+  daemon_dispatch.cc
   balancer_service.cc
   job_coordinator.cc
   job_coordinator_recovery.cc

@@ -1,5 +1,6 @@
-// Every message drift sends (those of checkpoints and recovery in recovery_messages.h); their wire
-// type numbers are in msg_type.h. Bodies are Cereal portable binary, little-endian (codec.h).
+// Every message drift sends (those of checkpoints and recovery in recovery_messages.h, of the
+// owner's commands in owner_messages.h, of the test-only frame faults in fault_messages.h); their
+// wire type numbers are in msg_type.h. Bodies are Cereal portable binary, little-endian (codec.h).
 // Adding a message: give it a new MsgType, a kType member, a place in WireMessage, and a golden
 // vector in tests/protocol/sample_messages.cc.
 #pragma once
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "protocol/msg_type.h"
+#include "protocol/fault_messages.h"
+#include "protocol/owner_messages.h"
 #include "protocol/recovery_messages.h"
 #include "protocol/wire_types.h"
 
@@ -555,70 +558,6 @@ struct BalanceRequest {
   template <class Archive>
   void serialize(Archive& ar) {
     ar(from, amount, load, capacity);
-  }
-};
-
-// Client -> daemon, testing only (driftctl fault run): the test-only faults applied to the
-// node-to-node frames this daemon sends, changed at run time. Refused unless the daemon was
-// started with test.hooks = true. All zero: frames go out untouched.
-struct FrameFaultsRequest {
-  static constexpr MsgType kType = MsgType::kFrameFaultsRequest;
-  double drop = 0;       // fraction of frames not sent, 0..1
-  double duplicate = 0;  // fraction of frames sent twice, 0..1
-  double delay_ms = 0;   // every frame held this long (order kept)
-
-  friend bool operator==(const FrameFaultsRequest&, const FrameFaultsRequest&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(drop, duplicate, delay_ms);
-  }
-};
-
-struct FrameFaultsReply {
-  static constexpr MsgType kType = MsgType::kFrameFaultsReply;
-  bool applied = false;
-  std::string text;  // what is in force now, or why the request was refused
-
-  friend bool operator==(const FrameFaultsReply&, const FrameFaultsReply&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    wire_bool(ar, applied);
-    ar(text);
-  }
-};
-
-// Client -> daemon: the owner takes the machine back (its tasks leave, it takes no work) or gives
-// it to the pool again. Answered with an OwnerReply.
-enum class OwnerAction : std::uint8_t { kReclaim = 0, kRelease = 1 };
-inline constexpr std::uint8_t kOwnerActionMax = 1;
-const char* to_string(OwnerAction a);
-
-struct OwnerRequest {
-  static constexpr MsgType kType = MsgType::kOwnerRequest;
-  OwnerAction action = OwnerAction::kReclaim;
-
-  friend bool operator==(const OwnerRequest&, const OwnerRequest&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    wire_enum<kOwnerActionMax>(ar, action);
-  }
-};
-
-// The daemon's owner state right after the request, and the tasks it still hosts.
-struct OwnerReply {
-  static constexpr MsgType kType = MsgType::kOwnerReply;
-  std::uint32_t node = 0;
-  std::string name;
-  OwnerState state = OwnerState::kAvailable;
-  std::uint32_t tasks = 0;
-  std::string message;  // what happened, for people
-
-  friend bool operator==(const OwnerReply&, const OwnerReply&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(node, name);
-    wire_enum<kOwnerStateMax>(ar, state);
-    ar(tasks, message);
   }
 };
 

@@ -1,0 +1,123 @@
+// The daemon's dispatch (part of Daemon): each message a peer sends goes to the part that
+// handles it — from a node (unless that identity was declared dead), or from a client, which
+// may send only requests.
+#include <spdlog/spdlog.h>
+
+#include "node/daemon.h"
+
+namespace drift {
+
+void Daemon::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
+  if (conn->peer().role == PeerRole::kClient) return on_client_message(conn, std::move(msg));
+  if (stale(conn->peer())) {
+    spdlog::debug("dropped {} from node {} at incarnation {}, declared dead",
+                  to_string(type_of(msg)), conn->peer().node_id, conn->peer().incarnation);
+    return;
+  }
+  on_node_message(conn->peer().node_id, std::move(msg));
+}
+
+void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
+  std::visit(
+      [&](auto&& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, Heartbeat>) {
+          peer_counters_[m.from] = m.counters;
+          membership_.on_heartbeat(m);
+        } else if constexpr (std::is_same_v<T, ProbeRequest>) {
+          membership_.on_probe_request(m, from);
+        } else if constexpr (std::is_same_v<T, ProbeAck>) {
+          membership_.on_probe_ack(m, from);
+        } else if constexpr (std::is_same_v<T, TaskMessage>) {
+          if (!ended_jobs_.contains(m.to.job)) router_.route(std::move(m), from);
+        } else if constexpr (std::is_same_v<T, CreateTasks>) {
+          on_create(m);
+        } else if constexpr (std::is_same_v<T, StartJob>) {
+          host_.start(m.job);
+        } else if constexpr (std::is_same_v<T, ReductionResult>) {
+          on_reduction(m, from);
+        } else if constexpr (std::is_same_v<T, JobEnd>) {
+          on_job_end(m.job);
+        } else if constexpr (std::is_same_v<T, MigrationOffer>) {
+          migration_.on_offer(m, from);
+        } else if constexpr (std::is_same_v<T, MigrationAnswer>) {
+          migration_.on_answer(m, from);
+        } else if constexpr (std::is_same_v<T, MigrationChunk>) {
+          migration_.on_chunk(ChunkView{m.task, m.epoch, m.index, m.bytes}, from);
+        } else if constexpr (std::is_same_v<T, MigrationDone>) {
+          migration_.on_done(m, from);
+        } else if constexpr (std::is_same_v<T, LocationUpdate>) {
+          on_location_update(m);
+        } else if constexpr (std::is_same_v<T, LocationQuery>) {
+          router_.on_location_query(m, from);
+        } else if constexpr (std::is_same_v<T, MigrateCommand>) {
+          migration_.on_command(m);
+        } else if constexpr (std::is_same_v<T, MigrationReport>) {
+          on_migration_report(m);
+        } else if constexpr (std::is_same_v<T, TaskListRequest>) {
+          send_to_node(from, task_list(m.request));
+        } else if constexpr (std::is_same_v<T, TaskListReply>) {
+          task_lists_.on_reply(m);
+        } else if constexpr (std::is_same_v<T, TasksCreated>) {
+          coordinator_.on_tasks_created(m);
+        } else if constexpr (std::is_same_v<T, ReductionContribution>) {
+          coordinator_.on_contribution(m);
+        } else if constexpr (std::is_same_v<T, TaskFinished>) {
+          coordinator_.on_task_finished(m);
+        } else if constexpr (std::is_same_v<T, JobFailed>) {
+          coordinator_.on_task_failed(from, m);
+        } else if constexpr (std::is_same_v<T, BalanceRequest>) {
+          balancer_.on_request(m);
+        } else if constexpr (std::is_same_v<T, CheckpointCopy>) {
+          if (!ended_jobs_.contains(m.task.job)) recovery_.on_copy(std::move(m), from);
+        } else if constexpr (std::is_same_v<T, CheckpointAck>) {
+          coordinator_.on_checkpoint_ack(m);
+        } else if constexpr (std::is_same_v<T, CheckpointCommit>) {
+          recovery_.on_commit(m);
+        } else if constexpr (std::is_same_v<T, JobRollback>) {
+          if (ended_jobs_.contains(m.job)) {
+            // Nothing to restore here is no obstacle; tasks to restore are.
+            send_to_node(m.root, RollbackReady{m.job, m.generation, config_.node_id,
+                                               m.restore.empty(), "the job has ended here"});
+          } else {
+            recovery_.on_rollback(m);
+          }
+        } else if constexpr (std::is_same_v<T, RollbackReady>) {
+          coordinator_.on_rollback_ready(m);
+        } else if constexpr (std::is_same_v<T, JobResume>) {
+          recovery_.on_resume(m);
+        } else if constexpr (std::is_same_v<T, NodeLeaving>) {
+          coordinator_.on_node_leaving(m);
+        } else if constexpr (std::is_same_v<T, DeputyOrder>) {
+          coordinator_.on_deputy_order(m, from);
+        } else if constexpr (std::is_same_v<T, JobRecord>) {
+          if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
+        } else {
+          spdlog::warn("node {} sent a {}, which nodes do not send; ignored", from,
+                       to_string(T::kType));
+        }
+      },
+      std::move(msg));
+}
+
+void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
+  if (std::holds_alternative<StatusRequest>(msg)) {
+    conn->send(status());
+  } else if (auto* run = std::get_if<RunRequest>(&msg)) {
+    coordinator_.submit(std::move(*run), conn);
+  } else if (auto* migrate = std::get_if<MigrateRequest>(&msg)) {
+    on_migrate_request(conn, *migrate);
+  } else if (std::holds_alternative<TasksRequest>(msg)) {
+    on_tasks_request(conn);
+  } else if (auto* attach = std::get_if<JobAttach>(&msg)) {
+    coordinator_.on_attach(conn, *attach);
+  } else if (auto* faults = std::get_if<FrameFaultsRequest>(&msg)) {
+    on_frame_faults(conn, *faults);
+  } else if (auto* owner = std::get_if<OwnerRequest>(&msg)) {
+    conn->send(owner_.command(owner->action));
+  } else {
+    conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));
+  }
+}
+
+}  // namespace drift
