@@ -26,14 +26,6 @@ namespace {
 constexpr const char* kCommandLine = "command line";
 constexpr std::uint64_t kOneMinuteMs = 60'000;
 
-std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()); }
-
-std::string plain(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
 // ---- reading the sources -------------------------------------------------------------------
 
 struct FileEntry {
@@ -196,7 +188,7 @@ Result<double> parse_real(const Raw& r, double lo, bool lo_inclusive) {
   const auto [ptr, ec] = std::from_chars(r.value.data(), end, v);
   if (ec != std::errc() || ptr != end || !std::isfinite(v)) return invalid(r, "not a number");
   if (v < lo || (!lo_inclusive && v == lo)) {
-    return invalid(r, std::string("must be ") + (lo_inclusive ? ">= " : "> ") + plain(lo));
+    return invalid(r, std::string("must be ") + (lo_inclusive ? ">= " : "> ") + number_text(lo));
   }
   return v;
 }
@@ -357,8 +349,8 @@ class Applier {
   Applier& rule(bool holds, const char* key, double value, const char* relation,
                 const char* other, double other_value) {
     if (ok() && !holds) {
-      fail(Status::error(std::string(key) + " = " + plain(value) + " (" + c_.where(key) +
-                         ") must be " + relation + " " + other + " = " + plain(other_value) +
+      fail(Status::error(std::string(key) + " = " + number_text(value) + " (" + c_.where(key) +
+                         ") must be " + relation + " " + other + " = " + number_text(other_value) +
                          " (" + c_.where(other) + ")"));
     }
     return *this;
@@ -511,7 +503,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max);
   a.check(c.reconnect_max >= c.reconnect_min, "net.reconnect_max_ms",
-          "must be >= net.reconnect_min_ms (" + ms(c.reconnect_min) + ")")
+          "must be >= net.reconnect_min_ms (" + millis_text(c.reconnect_min) + ")")
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)
       .path("log.file", true, c.log_file);
   apply_emulate_and_balance(a, c);

@@ -14,14 +14,6 @@ namespace {
 
 constexpr const char* kUsage = "usage: driftd --config FILE [--key=value ...]";
 
-std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()); }
-
-std::string plain(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
 struct KeySpec {
   const char* key;
   const char* arg;
@@ -49,21 +41,21 @@ std::vector<KeySpec> key_specs() {
       {"migration.chunk_bytes", "BYTES",
        "task state is sent in chunks of this size" + dflt(std::to_string(d.chunk_bytes))},
       {"migration.pointer_ttl_ms", "MS",
-       "forwarding pointers unused this long are dropped" + dflt(ms(d.pointer_ttl))},
+       "forwarding pointers unused this long are dropped" + dflt(millis_text(d.pointer_ttl))},
       {"cluster.name", "NAME", "cluster name; peers must match" + dflt(d.cluster_name)},
       {"cluster.secret_file", "FILE", "file holding the shared secret, >= 16 bytes (required)"},
       {"cluster.seeds", "HOST:PORT,...", "nodes to join through; may repeat" + dflt("none")},
-      {"membership.heartbeat_ms", "MS", "heartbeat interval" + dflt(ms(d.heartbeat_interval))},
+      {"membership.heartbeat_ms", "MS", "heartbeat interval" + dflt(millis_text(d.heartbeat_interval))},
       {"membership.group_size", "N", "neighbours monitored" + dflt(std::to_string(d.group_size))},
       {"membership.phi_threshold", "PHI",
-       "suspect a peer at this phi" + dflt(plain(d.phi_threshold))},
+       "suspect a peer at this phi" + dflt(number_text(d.phi_threshold))},
       {"membership.min_std_dev_ms", "MS",
-       "least heartbeat jitter assumed" + dflt(ms(d.min_std_dev))},
+       "least heartbeat jitter assumed" + dflt(millis_text(d.min_std_dev))},
       {"membership.acceptable_pause_ms", "MS",
-       "heartbeat delay tolerated before phi rises" + dflt(ms(d.acceptable_pause))},
+       "heartbeat delay tolerated before phi rises" + dflt(millis_text(d.acceptable_pause))},
       {"membership.suspect_timeout_ms", "MS",
        "suspect -> dead without a heartbeat or a positive indirect probe" +
-           dflt(ms(d.suspect_timeout))},
+           dflt(millis_text(d.suspect_timeout))},
       {"membership.probe_helpers", "N",
        "members asked to probe a suspect before it is declared dead; 0 = none" +
            dflt(std::to_string(d.probe_helpers))},
@@ -73,23 +65,23 @@ std::vector<KeySpec> key_specs() {
       {"checkpoint.interval_ms", "MS",
        "... and at the first step boundary this long after the last checkpoint, 0 = not by time; "
        "both 0 = no checkpoints (a failure restarts the job)" +
-           dflt(ms(d.checkpoint.interval))},
+           dflt(millis_text(d.checkpoint.interval))},
       {"checkpoint.stall_ms", "MS",
        "a job rooted here that completes no step for this long (and for 5 times its longest step) "
        "lost a message or a node nobody declared dead, and rolls back to its checkpoint; 0 = never" +
-           dflt(ms(d.checkpoint.stall))},
+           dflt(millis_text(d.checkpoint.stall))},
       {"net.max_frame_bytes", "BYTES",
        "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
-      {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(ms(d.reconnect_min))},
-      {"net.reconnect_max_ms", "MS", "longest reconnect delay" + dflt(ms(d.reconnect_max))},
+      {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(millis_text(d.reconnect_min))},
+      {"net.reconnect_max_ms", "MS", "longest reconnect delay" + dflt(millis_text(d.reconnect_max))},
       {"log.level", "LEVEL", "trace|debug|info|warn|error" + dflt(d.log_level)},
       {"log.file", "FILE", "log file" + dflt("stderr")},
       {"emulate.speed", "X",
        "emulated relative speed (performance testbed): ctx.compute takes the wall time such a "
        "machine needs; 0 = a real machine" +
-           dflt(plain(d.emulate.speed))},
+           dflt(number_text(d.emulate.speed))},
       {"emulate.unit_rate", "X",
-       "emulated work units per second at speed 1" + dflt(plain(d.emulate.unit_rate))},
+       "emulated work units per second at speed 1" + dflt(number_text(d.emulate.unit_rate))},
       {"emulate.load", "START:RAMP:LEVEL",
        "emulated external load: from START s after start it moves linearly over RAMP s to LEVEL "
        "competing processes, and stays; may repeat, a later entry takes over" +
@@ -102,14 +94,14 @@ std::vector<KeySpec> key_specs() {
       {"balance.sensing", "WHEN",
        "every: capacity follows every measurement | once: frozen after the first measured step" +
            dflt(std::string(to_string(d.balance.sensing)))},
-      {"balance.period_ms", "MS", "one balancing round per period" + dflt(ms(d.balance.period))},
+      {"balance.period_ms", "MS", "one balancing round per period" + dflt(millis_text(d.balance.period))},
       {"balance.eff_min", "X",
-       "balance when U_avg / U_max falls below this, (0, 1]" + dflt(plain(d.balance.eff_min))},
+       "balance when U_avg / U_max falls below this, (0, 1]" + dflt(number_text(d.balance.eff_min))},
       {"balance.capacity_ewma", "W",
-       "weight of the newest capacity sample, (0, 1]" + dflt(plain(d.balance.capacity_ewma))},
+       "weight of the newest capacity sample, (0, 1]" + dflt(number_text(d.balance.capacity_ewma))},
       {"balance.locality_weight", "X",
        "preference for moving tasks whose partners live at the destination" +
-           dflt(plain(d.balance.locality_weight))},
+           dflt(number_text(d.balance.locality_weight))},
       {"balance.max_moves", "N",
        "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
       {"test.hooks", "BOOL",
@@ -127,28 +119,28 @@ std::vector<KeySpec> key_specs() {
            dflt(std::string(to_string(d.owner.policy.kind)))},
       {"owner.start_idle", "S",
        "take work once the owner is idle this many seconds and external load <= start_load" +
-           dflt(plain(d.owner.policy.start_idle_s))},
+           dflt(number_text(d.owner.policy.start_idle_s))},
       {"owner.start_load", "X",
        "external load per core at most this to take work" +
-           dflt(plain(d.owner.policy.start_load))},
+           dflt(number_text(d.owner.policy.start_load))},
       {"owner.suspend_idle", "S",
        "suspend when the owner's last input is less than this many seconds ago" +
-           dflt(plain(d.owner.policy.suspend_idle_s))},
+           dflt(number_text(d.owner.policy.suspend_idle_s))},
       {"owner.suspend_load", "X",
        "suspend when external load per core stays at least this ..." +
-           dflt(plain(d.owner.policy.suspend_load))},
+           dflt(number_text(d.owner.policy.suspend_load))},
       {"owner.suspend_load_time", "S",
-       "... for this many seconds" + dflt(plain(d.owner.policy.suspend_load_s))},
+       "... for this many seconds" + dflt(number_text(d.owner.policy.suspend_load_s))},
       {"owner.continue_idle", "S",
        "a suspended node resumes after the owner was idle this many seconds" +
-           dflt(plain(d.owner.policy.continue_idle_s))},
+           dflt(number_text(d.owner.policy.continue_idle_s))},
       {"owner.max_suspend", "S",
        "a node suspended longer than this many seconds migrates every task away" +
-           dflt(plain(d.owner.policy.max_suspend_s))},
+           dflt(number_text(d.owner.policy.max_suspend_s))},
       {"owner.vacate_deadline", "S",
        "tasks still here this many seconds after the evacuation began are handed to recovery" +
-           dflt(plain(d.owner.vacate_deadline_s))},
-      {"owner.poll_ms", "MS", "how often the owner detector looks" + dflt(ms(d.owner.poll))},
+           dflt(number_text(d.owner.vacate_deadline_s))},
+      {"owner.poll_ms", "MS", "how often the owner detector looks" + dflt(millis_text(d.owner.poll))},
       {"owner.sessions", "BOOL",
        "login sessions' terminal access times count as owner input (utmp, else logind; SSH "
        "counts)" + dflt("true")},
@@ -204,5 +196,13 @@ bool wants_help(int argc, const char* const argv[]) {
 }
 
 std::string usage() { return kUsage; }
+
+std::string millis_text(std::chrono::milliseconds d) { return std::to_string(d.count()); }
+
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
 
 }  // namespace drift

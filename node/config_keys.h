@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <string>
 
 namespace drift {
@@ -18,5 +19,8 @@ std::string help_text();
 bool wants_help(int argc, const char* const argv[]);
 // "usage: driftd --config FILE [--key=value ...]"
 std::string usage();
+// Values as the help and the error messages print them: "1500" (ms), "0.25".
+std::string millis_text(std::chrono::milliseconds d);
+std::string number_text(double v);
 
 }  // namespace drift
