@@ -85,6 +85,14 @@ std::unique_ptr<ctl::ClientConnection> ClusterTest::connect(int k) {
   return connection ? std::move(connection).value() : nullptr;
 }
 
+Result<NodeCounters> ClusterTest::counters_of(int k) {
+  auto reply = ctl::query_status(connect_options(k), std::chrono::seconds(5));
+  if (!reply) return reply.status();
+  const NodeStatus* self = ctl::find_node(*reply, static_cast<std::uint32_t>(k));
+  if (!self) return Status::error("node " + std::to_string(k) + " does not list itself");
+  return self->counters;
+}
+
 std::string ClusterTest::log_of(int k) const {
   std::ifstream in(cluster_->log_file(k));
   std::ostringstream text;

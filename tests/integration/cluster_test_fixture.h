@@ -39,6 +39,9 @@ class ClusterTest : public ::testing::Test {
   ctl::LocalCluster& cluster() { return *cluster_; }
   ctl::ConnectOptions connect_options(int k);
   std::unique_ptr<ctl::ClientConnection> connect(int k);
+  // Node k's own counters, asked of node k (another node only holds the copy from its last
+  // heartbeat, which may predate what the test just did).
+  Result<NodeCounters> counters_of(int k);
   std::string log_of(int k) const;
   // "running", "exited with status 1", "killed by signal 11 (Segmentation fault)": what became
   // of daemon k (reaps it if it ended; only for daemons this test started).

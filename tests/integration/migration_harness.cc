@@ -248,14 +248,6 @@ bool MigrationClusterTest::all_see_everyone() {
   return true;
 }
 
-Result<NodeCounters> MigrationClusterTest::counters_of(int k) {
-  auto reply = ctl::query_status(connect_options(k), kQueryTimeout);
-  if (!reply) return reply.status();
-  const NodeStatus* self = ctl::find_node(*reply, static_cast<std::uint32_t>(k));
-  if (!self) return Status::error("node " + std::to_string(k) + " does not list itself");
-  return self->counters;
-}
-
 NodeCounters MigrationClusterTest::total_counters() {
   NodeCounters sum;
   for (int k = 1; k <= node_count_; ++k) {

@@ -98,8 +98,6 @@ class MigrationClusterTest : public ClusterTest {
   void start_nodes(int plain, int slot, const std::vector<std::string>& plain_args,
                    const std::vector<std::vector<std::string>>& special = {});
   int node_count() const { return node_count_; }
-  // Node k's own counters (not the heartbeat copy another node holds).
-  Result<NodeCounters> counters_of(int k);
   NodeCounters total_counters();
 
  private:
