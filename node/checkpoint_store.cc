@@ -55,4 +55,14 @@ std::vector<std::uint64_t> CheckpointStore::steps(std::uint64_t job) const {
   return out;
 }
 
+std::vector<std::uint32_t> CheckpointStore::tasks(std::uint64_t job, std::uint64_t step) const {
+  std::vector<std::uint32_t> out;
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) return out;
+  auto at = it->second.find(step);
+  if (at == it->second.end()) return out;
+  for (const auto& [index, state] : at->second) out.push_back(index);
+  return out;
+}
+
 }  // namespace drift

@@ -31,6 +31,8 @@ class CheckpointStore {
   std::size_t copies() const;
   // Steps the job has copies of here, ascending.
   std::vector<std::uint64_t> steps(std::uint64_t job) const;
+  // Task indices the job has copies of here at `step`, ascending.
+  std::vector<std::uint32_t> tasks(std::uint64_t job, std::uint64_t step) const;
 
  private:
   // job -> step -> task index -> state

@@ -472,6 +472,7 @@ Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
   Applier a(src, c);
   std::string accept = "true";
+  std::string disk = c.checkpoint.disk ? "true" : "false";
   a.require("node.id").require("cluster.secret_file");
   a.whole("node.id", 1, kMaxU32, c.node_id)
       .text("node.name", false, c.name)
@@ -499,6 +500,8 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("checkpoint.every_steps", 0, kMaxU32, c.checkpoint.every_steps)
       .millis("checkpoint.interval_ms", 0, kTenMinutes * 6, c.checkpoint.interval)
       .millis("checkpoint.stall_ms", 0, kTenMinutes * 6, c.checkpoint.stall)
+      .one_of("checkpoint.disk", {"true", "false"}, disk)
+      .millis("checkpoint.disk_wait_ms", 1, kTenMinutes * 6, c.checkpoint.disk_wait)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max);
@@ -516,6 +519,7 @@ Status apply(const Sources& src, NodeConfig& c) {
           "must leave 1024 bytes of room below net.max_frame_bytes (" +
               std::to_string(c.max_frame_bytes) + ")");
   c.accept_tasks = accept == "true";
+  c.checkpoint.disk = disk == "true";
   if (c.name.empty()) c.name = host_name();
   return a.status();
 }

@@ -70,6 +70,16 @@ std::vector<KeySpec> key_specs() {
        "a job rooted here that completes no step for this long (and for 5 times its longest step) "
        "lost a message or a node nobody declared dead, and rolls back to its checkpoint; 0 = never" +
            dflt(millis_text(d.checkpoint.stall))},
+      {"checkpoint.disk", "true|false",
+       "also keep every checkpoint copy held here in node.data_dir/checkpoints, so that a node "
+       "killed and restarted can give its copies back to their jobs; a job whose task has no copy "
+       "left on a live node then waits checkpoint.disk_wait_ms for one to restart instead of "
+       "failing (set it on every node)" +
+           dflt(d.checkpoint.disk ? "true" : "false")},
+      {"checkpoint.disk_wait_ms", "MS",
+       "with checkpoint.disk: how long such a job waits for a restarted node's copies, and how "
+       "long a restarted node keeps copies no job's root claims" +
+           dflt(millis_text(d.checkpoint.disk_wait))},
       {"net.max_frame_bytes", "BYTES",
        "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
       {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(millis_text(d.reconnect_min))},

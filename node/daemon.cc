@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <thread>
 
 #include "node/emulated_compute.h"
@@ -171,6 +172,7 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
       recovery_(*this, host_, locations_, apps_,
                 RecoveryAgent::Hooks{[this] { return buddy(); },
                                      [this](std::uint64_t job) { reset_job(job); },
+                                     [this](std::uint32_t id) { return membership_.is_alive(id); },
                                      config_.chunk_bytes}),
       task_lists_(io_),
       sweep_timer_(io_) {}
@@ -227,6 +229,9 @@ Status Daemon::start() {
       stop();
     }
   });
+  if (config_.checkpoint.disk) {
+    if (auto st = use_checkpoint_disk(); !st) return st;
+  }
   membership_.start(config_.seeds);
   balancer_.start();
   owner_.start();
@@ -327,6 +332,7 @@ void Daemon::sweep() {
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
   end_orphans(std::chrono::steady_clock::now());
   coordinator_.sweep(std::chrono::steady_clock::now());
+  recovery_.sweep(std::chrono::steady_clock::now());
   sweep_timer_.expires_after(std::chrono::seconds(1));
   sweep_timer_.async_wait([this](std::error_code ec) {
     if (!ec && !stopping_) sweep();
@@ -396,6 +402,35 @@ void Daemon::reset_job(std::uint64_t job) {
   partners_.forget_job(job);
   router_.drop_job(job);
   migration_.drop_job(job);
+}
+
+// checkpoint.disk: copies also go to <data_dir>/checkpoints; those a previous run of this node
+// left there are offered to the jobs' roots as members come alive (on_transition).
+Status Daemon::use_checkpoint_disk() {
+  const std::filesystem::path dir = std::filesystem::path(config_.data_dir) / "checkpoints";
+  auto disk = CheckpointDisk::open(dir);
+  if (!disk) {
+    return Status::error("checkpoint.disk = true, node.data_dir = " + config_.data_dir + " (" +
+                         config_.where("node.data_dir") + "): " + disk.error());
+  }
+  const auto loaded = recovery_.use_disk(std::move(disk).value(),
+                                         std::chrono::steady_clock::now() +
+                                             config_.checkpoint.disk_wait);
+  for (const std::string& problem : loaded.problems) {
+    spdlog::warn("checkpoint.disk: {}; skipped", problem);
+  }
+  std::set<std::uint64_t> jobs;
+  for (const auto& c : loaded.copies) jobs.insert(c.task.job);
+  if (loaded.copies.empty()) {
+    spdlog::info("checkpoint copies are also kept on disk, in {}", dir.string());
+  } else {
+    spdlog::info("checkpoint copies are also kept on disk, in {}: found {} copies of {} job(s), "
+                 "{:.1f} MB, from before this node went down ({} interrupted write(s) removed); "
+                 "offering them to the jobs' roots",
+                 dir.string(), loaded.copies.size(), jobs.size(), loaded.bytes / 1e6,
+                 loaded.partial_removed);
+  }
+  return Status::ok();
 }
 
 // The live member half way round the ring of live members ordered by id (the next one in a
@@ -508,6 +543,11 @@ void Daemon::on_transition(const MemberTransition& t) {
   if (t.node_id == config_.node_id) {
     if (t.from == MemberState::kDead) fence("the cluster declared this node dead");
     return;
+  }
+  if (t.to == MemberState::kAlive) {
+    // After a restart: the copies found on disk go to every member, the jobs' roots among them.
+    for (CheckpointOffer& offer : recovery_.offers()) send_to_node(t.node_id, std::move(offer));
+    recovery_.on_member_alive();
   }
   if (t.to != MemberState::kDead) return;
   const Member* m = table_.find(t.node_id);

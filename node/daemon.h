@@ -57,6 +57,7 @@ class Daemon final : public Messenger {
   void reset_job(std::uint64_t job);  // a rollback: forget the job's routing and moves here
   void end_orphans(std::chrono::steady_clock::time_point now);
   std::uint32_t buddy() const;
+  Status use_checkpoint_disk();
   void on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req);
   void on_migration_report(const MigrationReport& report);
   void on_tasks_request(const ConnectionPtr& conn);

@@ -90,6 +90,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_node_leaving(m);
         } else if constexpr (std::is_same_v<T, DeputyOrder>) {
           coordinator_.on_deputy_order(m, from);
+        } else if constexpr (std::is_same_v<T, CheckpointOffer>) {
+          coordinator_.on_checkpoint_offer(m);
         } else if constexpr (std::is_same_v<T, JobRecord>) {
           if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
         } else {

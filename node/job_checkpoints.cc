@@ -63,6 +63,24 @@ void JobCheckpoints::lose_copies(std::uint32_t node) {
   }
 }
 
+std::size_t JobCheckpoints::regain_copies(std::uint32_t node, std::uint64_t step,
+                                          const std::vector<std::uint32_t>& tasks) {
+  if (!committed_ || committed_->step != step) return 0;
+  std::size_t regained = 0;
+  for (std::uint32_t t : tasks) {
+    if (t >= committed_->copies.size()) continue;
+    Copies& c = committed_->copies[t];
+    if (c.primary == 0 && c.lost_primary == node) {
+      c.primary = node;
+      ++regained;
+    } else if (c.buddy == 0 && c.lost_buddy == node) {
+      c.buddy = node;
+      ++regained;
+    }
+  }
+  return regained;
+}
+
 Result<std::vector<std::uint32_t>> JobCheckpoints::restore_placement(
     const std::function<bool(std::uint32_t)>& alive) const {
   if (!committed_) return Status::error("no checkpoint has been committed");
@@ -76,7 +94,7 @@ Result<std::vector<std::uint32_t>> JobCheckpoints::restore_placement(
       placement.push_back(c.buddy);
     } else {
       return Status::error("both copies of task " + std::to_string(t) + " at step " +
-                           std::to_string(committed_->step) + " were on failed nodes " +
+                           std::to_string(committed_->step + 1) + " were on failed nodes " +
                            std::to_string(c.primary ? c.primary : c.lost_primary) + " and " +
                            std::to_string(c.buddy ? c.buddy : c.lost_buddy));
     }

@@ -22,6 +22,10 @@ struct CheckpointPolicy {
   // A running job that completes no step for this long (and for 5 times its longest step) lost
   // a message or a node nobody declared dead: it rolls back like after a failure. 0: never.
   std::chrono::milliseconds stall{30000};
+  // Copies are also kept on disk (checkpoint.disk): a job whose task has no copy left on a live
+  // node waits this long for a node holding one to restart and offer it before it fails.
+  bool disk = false;
+  std::chrono::milliseconds disk_wait{60000};
   bool enabled() const { return every_steps > 0 || interval.count() > 0; }
 };
 
@@ -62,6 +66,11 @@ class JobCheckpoints {
   // `node` no longer has its copies (it died, or fenced itself and rejoined): a restore uses the
   // other copy. Pending checkpoints it acknowledged lose it too.
   void lose_copies(std::uint32_t node);
+  // `node` restarted and offers its copies of `tasks` at `step` from disk: where it held them
+  // before it lost them (lose_copies), it holds them again. Returns how many were regained
+  // (0 unless `step` is the committed one).
+  std::size_t regain_copies(std::uint32_t node, std::uint64_t step,
+                            const std::vector<std::uint32_t>& tasks);
   // For each task, a live node holding its committed copy (its primary if alive, else its buddy);
   // an error naming the first task whose copies are all on dead nodes.
   Result<std::vector<std::uint32_t>> restore_placement(

@@ -50,6 +50,9 @@ class JobCoordinator {
   void on_node_dead(std::uint32_t node_id, const std::string& name);
   void on_checkpoint_ack(const CheckpointAck& ack);
   void on_rollback_ready(const RollbackReady& ready);
+  // A restarted node offers copies it kept on disk (checkpoint.disk): they count again, and a job
+  // waiting for them recovers.
+  void on_checkpoint_offer(const CheckpointOffer& offer);
   // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
   void on_node_leaving(const NodeLeaving& leaving);
   // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over
@@ -83,6 +86,10 @@ class JobCoordinator {
     std::chrono::steady_clock::time_point declared;  // the failure was declared
     bool from_start = true;
     std::uint64_t step = 0;  // the committed checkpoint's step, unless from_start
+    // Set while a task has no copy on a live node and the job waits for a node to restart
+    // with its copies on disk (checkpoint.disk); no rollback has been sent. Fails after this.
+    std::optional<std::chrono::steady_clock::time_point> copies_deadline;
+    std::string missing;  // which task has no copy, for the log and the client
   };
   // A recovery done while the job had no client; told once one attaches.
   struct UnsentRecovery {
@@ -136,8 +143,13 @@ class JobCoordinator {
   // job_coordinator_recovery.cc
   Result<CheckpointPolicy> checkpoint_policy(const JobSpec& spec) const;
   bool checkpoint_due(Job& job, std::uint64_t step, const std::vector<double>& values);
-  // `failed`: the node lost (0: none, the job stalled); `cause` says what happened.
-  void recover(Job& job, std::uint32_t failed, const std::string& cause);
+  // `failed`: the node lost (0: none, the job stalled), not used for the job's tasks unless it
+  // came back (`failed_is_back`); `cause` says what happened.
+  void recover(Job& job, std::uint32_t failed, const std::string& cause,
+               bool failed_is_back = false);
+  // recover() found a task with no copy on a live node: wait for a restart (checkpoint.disk).
+  void await_copies(Job& job, Recovery r, const std::string& missing);
+  void sweep_awaiting(Job& job, std::chrono::steady_clock::time_point now);
   void resume(Job& job);
   JobNotice recovered_notice(const Job& job, const Recovery& r, std::uint64_t redo,
                              double seconds) const;

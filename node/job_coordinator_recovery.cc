@@ -103,17 +103,23 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
 
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
 // generation; nothing runs until every live node has rolled back.
-void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& cause) {
+void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& cause,
+                             bool failed_is_back) {
   std::set<std::uint32_t> live;
   std::vector<std::pair<std::uint32_t, double>> capacities;
   for (const auto& c : candidates_()) {
-    if (c.node_id == failed || !c.available) continue;
+    if ((c.node_id == failed && !failed_is_back) || !c.available) continue;
     live.insert(c.node_id);
     capacities.emplace_back(c.node_id, c.capacity);
   }
   Recovery r;
   r.failed_node = failed;
   r.cause = cause;
+  if (job.recovering && job.recovering->copies_deadline && job.recovering->cause != cause) {
+    // Still waiting for copies lost with an earlier failure: it is part of what happened.
+    r.failed_node = job.recovering->failed_node;
+    r.cause = job.recovering->cause + "; " + cause;
+  }
   r.declared = job.recovering ? job.recovering->declared : Clock::now();
   job.progress = Clock::now();
   std::vector<std::uint32_t> placement;
@@ -121,6 +127,7 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
     auto restored = job.checkpoints->restore_placement(
         [&](std::uint32_t n) { return live.count(n) > 0; });
     if (!restored) {
+      if (checkpoint_policy_.disk) return await_copies(job, std::move(r), restored.error());
       return fail(job.id, cause + " and the job cannot roll back: " + restored.error());
     }
     placement = std::move(restored).value();
@@ -152,6 +159,58 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
                    r.step,  job.spec,       placement,            by_node[node]};
     messenger_.send_to_node(node, std::move(rb));
   }
+}
+
+// The job stays as it is (its surviving tasks wait for the lost ones' messages) until a node
+// that held the missing copies restarts and offers them from its disk, or the wait runs out.
+void JobCoordinator::await_copies(Job& job, Recovery r, const std::string& missing) {
+  const bool first = !(job.recovering && job.recovering->copies_deadline);
+  r.copies_deadline = first ? Clock::now() + checkpoint_policy_.disk_wait
+                            : *job.recovering->copies_deadline;
+  r.missing = missing;
+  job.recovering = r;
+  if (!first) return;
+  const double wait_s = std::chrono::duration<double>(checkpoint_policy_.disk_wait).count();
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "%s; %s: waiting up to %g s for one of them to restart with its copies on disk",
+                r.cause.c_str(), missing.c_str(), wait_s);
+  spdlog::warn("job {:#x}: {}", job.id, text);
+  if (job.client && !job.client->closed()) {
+    reply(job.client, JobNotice{job.id, JobNoticeKind::kWaiting, r.failed_node, 0, 0, 0, text});
+  }
+}
+
+void JobCoordinator::on_checkpoint_offer(const CheckpointOffer& offer) {
+  Job* job = find(offer.job);
+  if (!job) return;  // not rooted here; the node deletes copies nobody claims
+  const auto& committed = job->checkpoints->committed();
+  if (!committed) return;
+  const std::size_t regained = job->checkpoints->regain_copies(offer.node, offer.step, offer.tasks);
+  // Tells the node which step is still needed (older copies go) and that the job lives.
+  messenger_.send_to_node(offer.node, CheckpointCommit{job->id, committed->step});
+  if (regained == 0) return;
+  spdlog::info("job {:#x}: node {} restarted with {} of the checkpoint copies at step {} that "
+               "were lost with it, on disk",
+               job->id, offer.node, regained, committed->step + 1);
+  if (job->recovering && job->recovering->copies_deadline) {
+    const Recovery r = *job->recovering;
+    recover(*job, r.failed_node, r.cause, /*failed_is_back=*/true);
+  } else {
+    send_record(*job);
+  }
+}
+
+void JobCoordinator::sweep_awaiting(Job& job, Clock::time_point now) {
+  const Recovery r = *job.recovering;
+  if (now < *r.copies_deadline) {
+    return recover(job, r.failed_node, r.cause, /*failed_is_back=*/true);  // e.g. a copy holder
+                                                                          // is alive again
+  }
+  const double wait_s = std::chrono::duration<double>(checkpoint_policy_.disk_wait).count();
+  char why[64];
+  std::snprintf(why, sizeof why, "no node restarted with them within %g s", wait_s);
+  fail(job.id, r.cause + " and the job cannot roll back: " + r.missing + ", and " + why);
 }
 
 void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
@@ -218,14 +277,18 @@ JobNotice JobCoordinator::recovered_notice(const Job& job, const Recovery& r, st
 
 void JobCoordinator::sweep(Clock::time_point now) {
   const auto limit = checkpoint_policy_.stall;
-  if (limit.count() <= 0) return;
   std::set<std::uint32_t> held;  // live nodes whose owner holds them (suspended, draining)
   for (const auto& c : candidates_()) {
     if (!c.available) held.insert(c.node_id);
   }
   std::vector<std::pair<std::uint64_t, double>> stalled;
+  std::vector<std::uint64_t> awaiting;
   for (auto& [id, job] : jobs_) {
-    if (!job.started && !job.recovering) continue;  // still being created
+    if (job.recovering && job.recovering->copies_deadline) {
+      awaiting.push_back(id);
+      continue;
+    }
+    if (limit.count() <= 0 || (!job.started && !job.recovering)) continue;  // never; being created
     if (std::any_of(job.nodes.begin(), job.nodes.end(),
                     [&](std::uint32_t n) { return held.count(n) > 0; })) {
       job.progress = now;  // a deliberate pause is not a stall
@@ -238,6 +301,11 @@ void JobCoordinator::sweep(Clock::time_point now) {
         std::max(std::chrono::duration<double>(limit).count(), 5 * longest);
     const double idle = std::chrono::duration<double>(now - job.progress).count();
     if (idle > patience) stalled.emplace_back(id, idle);
+  }
+  for (std::uint64_t id : awaiting) {
+    if (Job* job = find(id); job && job->recovering && job->recovering->copies_deadline) {
+      sweep_awaiting(*job, now);
+    }
   }
   for (const auto& [id, idle] : stalled) {
     Job* job = find(id);

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace drift {
 
 RecoveryAgent::RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations,
@@ -14,7 +16,7 @@ RecoveryAgent::RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache
 
 void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const CheckpointState& saved) {
   if (host_.generation(task.job) != generation) return;  // rolled back meanwhile
-  store_.put(task, saved.step, saved.state);
+  keep(task, saved.step, saved.state);
   const std::uint32_t self = messenger_.self_id();
   const std::uint32_t buddy = hooks_.buddy();
   if (buddy == 0) {
@@ -39,34 +41,98 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
     }
     return;
   }
-  store_.put(copy.task, copy.step, std::move(state));
+  keep(copy.task, copy.step, std::move(state));
   messenger_.send_to_node(locations_.home(copy.task.job),
                           CheckpointAck{copy.task, copy.generation, copy.step, from,
                                         messenger_.self_id()});
 }
 
+void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State state) {
+  if (disk_) disk_->write(task, step, state);
+  store_.put(task, step, std::move(state));
+}
+
+void RecoveryAgent::discard_after(std::uint64_t job, std::uint64_t step) {
+  store_.discard_after(job, step);
+  if (disk_) disk_->discard_after(job, step);
+}
+
 void RecoveryAgent::drop_job(std::uint64_t job) {
+  unready_.erase(job);
   store_.drop_job(job);
   pieces_.drop_job(job);
+  if (disk_) disk_->drop_job(job);
+  unclaimed_.erase(job);
 }
 
 void RecoveryAgent::clear() {
+  unready_.clear();
   store_.clear();
   pieces_.clear();
+  if (disk_) disk_->clear();
+  unclaimed_.clear();
 }
 
 void RecoveryAgent::on_commit(const CheckpointCommit& commit) {
   store_.commit(commit.job, commit.step);
+  if (disk_) disk_->commit(commit.job, commit.step);
+  unclaimed_.erase(commit.job);
+}
+
+CheckpointDisk::Loaded RecoveryAgent::use_disk(std::unique_ptr<CheckpointDisk> disk,
+                                               Clock::time_point claim_by) {
+  CheckpointDisk::Loaded loaded = CheckpointDisk::load(disk->dir());
+  for (CheckpointDisk::Copy& copy : loaded.copies) {
+    store_.put(copy.task, copy.step, std::move(copy.state));
+    unclaimed_[copy.task.job] = claim_by;
+  }
+  disk_ = std::move(disk);
+  return loaded;
+}
+
+std::vector<CheckpointOffer> RecoveryAgent::offers() const {
+  std::vector<CheckpointOffer> out;
+  for (const auto& [job, until] : unclaimed_) {
+    for (std::uint64_t step : store_.steps(job)) {
+      out.push_back(CheckpointOffer{job, step, messenger_.self_id(), store_.tasks(job, step)});
+    }
+  }
+  return out;
+}
+
+void RecoveryAgent::sweep(Clock::time_point now) {
+  std::vector<std::uint64_t> expired;
+  for (const auto& [job, until] : unclaimed_) {
+    if (now >= until) expired.push_back(job);
+  }
+  for (std::uint64_t job : expired) {
+    std::size_t copies = 0;
+    for (std::uint64_t step : store_.steps(job)) copies += store_.tasks(job, step).size();
+    spdlog::info("job {:#x}: no root claimed the {} checkpoint copies of it found on disk "
+                 "(the job ended, or failed, while this node was down); deleted",
+                 job, copies);
+    drop_job(job);
+  }
 }
 
 void RecoveryAgent::on_rollback(const JobRollback& rollback) {
+  unclaimed_.erase(rollback.job);  // its root knows of it
+  unready_.erase(rollback.job);
   Status st = restore(rollback);
   if (st) {
     spdlog::info("job {:#x} rolled back to {} (generation {}): {} task(s) restored here",
                  rollback.job,
                  rollback.from_start ? std::string("its start")
-                                     : "step " + std::to_string(rollback.step),
+                                     : "step " + std::to_string(rollback.step + 1),
                  rollback.generation, rollback.restore.size());
+    if (auto missing = unseen(rollback.placement); !missing.empty()) {
+      std::string nodes;
+      for (std::uint32_t n : missing) nodes += (nodes.empty() ? "" : ", ") + std::to_string(n);
+      spdlog::info("job {:#x}: ready once node(s) {} of the job are alive here (they joined a "
+                   "moment ago)", rollback.job, nodes);
+      unready_[rollback.job] = rollback;
+      return;
+    }
   } else {
     spdlog::warn("job {:#x}: rollback to generation {} failed here: {}", rollback.job,
                  rollback.generation, st.message());
@@ -74,6 +140,33 @@ void RecoveryAgent::on_rollback(const JobRollback& rollback) {
   messenger_.send_to_node(rollback.root, RollbackReady{rollback.job, rollback.generation,
                                                        messenger_.self_id(), st.is_ok(),
                                                        st.message()});
+}
+
+std::vector<std::uint32_t> RecoveryAgent::unseen(
+    const std::vector<std::uint32_t>& placement) const {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t node : placement) {
+    if (node == messenger_.self_id() || !hooks_.alive || hooks_.alive(node)) continue;
+    if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);
+  }
+  return out;
+}
+
+void RecoveryAgent::on_member_alive() {
+  for (auto it = unready_.begin(); it != unready_.end();) {
+    const JobRollback& rb = it->second;
+    if (host_.generation(rb.job) != rb.generation) {
+      it = unready_.erase(it);  // rolled back again, or ended, meanwhile
+      continue;
+    }
+    if (!unseen(rb.placement).empty()) {
+      ++it;
+      continue;
+    }
+    messenger_.send_to_node(rb.root, RollbackReady{rb.job, rb.generation, messenger_.self_id(),
+                                                   true, ""});
+    it = unready_.erase(it);
+  }
 }
 
 Status RecoveryAgent::restore(const JobRollback& rollback) {
@@ -108,8 +201,9 @@ Status RecoveryAgent::restore(const JobRollback& rollback) {
   locations_.set_home(rollback.job, rollback.root);
   if (rollback.from_start) {
     store_.drop_job(rollback.job);
+    if (disk_) disk_->drop_job(rollback.job);
   } else {
-    store_.discard_after(rollback.job, rollback.step);
+    discard_after(rollback.job, rollback.step);
   }
   return Status::ok();
 }

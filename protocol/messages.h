@@ -571,6 +571,6 @@ using WireMessage =
                  BalanceRequest, JobNotice, CheckpointCopy, CheckpointAck, CheckpointCommit,
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
-                 DeputyOrder>;
+                 DeputyOrder, CheckpointOffer>;
 
 }  // namespace drift

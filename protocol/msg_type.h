@@ -65,6 +65,7 @@ enum class MsgType : std::uint16_t {
   kJobRecord = 76,
   kNodeLeaving = 77,
   kDeputyOrder = 78,
+  kCheckpointOffer = 79,
 };
 
 const char* to_string(MsgType t);

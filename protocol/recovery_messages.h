@@ -188,6 +188,25 @@ struct DeputyOrder {
   }
 };
 
+// A node that restarted -> each member it sees alive: its data dir holds copies of these tasks of
+// `job` at `step`, written before it went down (checkpoint.disk). The job's root counts them as
+// copies again where the node held them before, so a task whose copies in memory were all lost
+// can still be restored, and answers with a CheckpointCommit of its committed step; copies that no
+// root claims are deleted after a while.
+struct CheckpointOffer {
+  static constexpr MsgType kType = MsgType::kCheckpointOffer;
+  std::uint64_t job = 0;
+  std::uint64_t step = 0;
+  std::uint32_t node = 0;
+  std::vector<std::uint32_t> tasks;  // task indices
+
+  friend bool operator==(const CheckpointOffer&, const CheckpointOffer&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, step, node, tasks);
+  }
+};
+
 // Client -> any daemon: I ran job `job` and lost its root; send me its progress from now on.
 // The job's root answers JobNotice kRootChanged and follows it; another node answers kNotHere,
 // naming the root it knows of (0: none).
@@ -204,8 +223,10 @@ struct JobAttach {
   }
 };
 
-enum class JobNoticeKind : std::uint8_t { kRecovered = 1, kRootChanged = 2, kNotHere = 3 };
-inline constexpr std::uint8_t kJobNoticeKindMax = 3;
+// kWaiting: a task's copies are all on failed nodes; the job waits for one of them to restart
+// and offer its copies from disk (checkpoint.disk) before it fails.
+enum class JobNoticeKind : std::uint8_t { kRecovered = 1, kRootChanged = 2, kNotHere = 3, kWaiting = 4 };
+inline constexpr std::uint8_t kJobNoticeKindMax = 4;
 
 // Root -> the job's client: something happened to the job that the user should know.
 struct JobNotice {

@@ -131,6 +131,8 @@ const char* to_string(MsgType t) {
       return "NodeLeaving";
     case MsgType::kDeputyOrder:
       return "DeputyOrder";
+    case MsgType::kCheckpointOffer:
+      return "CheckpointOffer";
     case MsgType::kFrameFaultsRequest:
       return "FrameFaultsRequest";
     case MsgType::kFrameFaultsReply:

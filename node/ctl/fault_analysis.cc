@@ -173,8 +173,13 @@ FaultAnalysis analyse_fault_run(const FaultRunRecord& r) {
   }
   for (const auto& o : a.faults) {
     const bool lost_tasks = o.fault->kind != FaultKind::kStop || o.detected_s.has_value();
+    // A job that finished did recover (two failures at once get one recovery, named after one).
+    const bool finished = o.fault->job >= 0 &&
+                          o.fault->job < static_cast<int>(r.jobs.size()) &&
+                          r.jobs[static_cast<std::size_t>(o.fault->job)].end ==
+                              JobRecord::End::kFinished;
     if (hits_nodes(o.fault->kind) && o.fault->error.empty() && lost_tasks && !o.recovery_s &&
-        o.fault->job >= 0) {
+        o.fault->job >= 0 && !finished) {
       a.needs_recovery = true;
     }
   }

@@ -419,6 +419,20 @@ TEST_F(ConfigTest, BadEmulateAndBalanceValues) {
            {at(7), "already set on line 6"});
 }
 
+TEST_F(ConfigTest, CheckpointsOnDiskAreOffByDefaultAndReadFromTheFile) {
+  const NodeConfig d = config_of(parse_file(kMinimal));
+  EXPECT_FALSE(d.checkpoint.disk);
+  EXPECT_EQ(d.checkpoint.disk_wait, milliseconds(60000));
+  const NodeConfig c = config_of(
+      parse_file(std::string(kMinimal) + "[checkpoint]\ndisk = true\ndisk_wait_ms = 5000\n"));
+  EXPECT_TRUE(c.checkpoint.disk);
+  EXPECT_EQ(c.checkpoint.disk_wait, milliseconds(5000));
+  error_of(parse_file(std::string(kMinimal) + "[checkpoint]\ndisk = yes\n"),
+           {"checkpoint.disk = 'yes'", at(6), "true, false"});
+  error_of(parse_file(kMinimal, {"--checkpoint.disk_wait_ms=0"}),
+           {"checkpoint.disk_wait_ms = '0' (command line)"});
+}
+
 TEST_F(ConfigTest, TestHooksAreOffByDefaultAndOnWithAnyFrameFault) {
   const NodeConfig d = config_of(parse_file(kMinimal));
   EXPECT_FALSE(d.test.hooks);

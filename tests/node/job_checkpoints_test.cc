@@ -66,7 +66,7 @@ TEST(JobCheckpoints, ALostCopyIsRestoredFromTheOtherOne) {
   c.lose_copies(3);
   auto none = c.restore_placement(all_alive);
   ASSERT_FALSE(none);
-  EXPECT_NE(none.error().find("task 1 at step 4 were on failed nodes 2 and 3"), std::string::npos)
+  EXPECT_NE(none.error().find("task 1 at step 5 were on failed nodes 2 and 3"), std::string::npos)
       << none.error();
 }
 
@@ -111,7 +111,27 @@ TEST(JobCheckpoints, RestoreFailsNamingTheTaskWhenBothCopiesAreGone) {
   c.acknowledge(1, 0, {2, 0});
   auto placement = c.restore_placement([](std::uint32_t n) { return n == 1; });
   ASSERT_FALSE(placement);
-  EXPECT_EQ(placement.error(), "both copies of task 1 at step 0 were on failed nodes 2 and 0");
+  EXPECT_EQ(placement.error(), "both copies of task 1 at step 1 were on failed nodes 2 and 0");
+}
+
+TEST(JobCheckpoints, ARestartedNodeRegainsTheCopiesItHeldAtTheCommittedStepOnly) {
+  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, t0);
+  c.begin(4, {}, t0);
+  c.acknowledge(0, 4, {2, 4});
+  c.acknowledge(1, 4, {4, 1});
+  c.acknowledge(2, 4, {1, 3});
+  c.lose_copies(2);  // nodes 2 and 4 died together: task 0 has no copy left
+  c.lose_copies(4);
+  auto live = [](std::uint32_t n) { return n == 1 || n == 2 || n == 3; };
+  ASSERT_FALSE(c.restore_placement(live));
+  EXPECT_EQ(c.regain_copies(2, 3, {0}), 0u) << "an older step's copy is of no use";
+  EXPECT_EQ(c.regain_copies(3, 4, {0}), 0u) << "node 3 never held task 0";
+  EXPECT_EQ(c.regain_copies(2, 4, {0, 7}), 1u);  // 7: no such task, ignored
+  EXPECT_EQ(c.regain_copies(2, 4, {0}), 0u) << "regained once";
+  EXPECT_TRUE(c.holds_copy(2));
+  auto placement = c.restore_placement(live);
+  ASSERT_TRUE(placement) << placement.error();
+  EXPECT_EQ(*placement, (std::vector<std::uint32_t>{2, 1, 1}));
 }
 
 }  // namespace

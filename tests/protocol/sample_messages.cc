@@ -136,6 +136,7 @@ std::vector<SampleMessage> build() {
       {"job_attach", JobAttach{0x700000001ULL, 42}},
       {"node_leaving", NodeLeaving{9, 8, "the owner's evacuation deadline passed"}},
       {"deputy_order", DeputyOrder{9, true}},
+      {"checkpoint_offer", CheckpointOffer{0x500000003ULL, 40, 2, {0, 5, 7}}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
       {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
       {"frame_faults_reply", FrameFaultsReply{false, "refused: test.hooks is off"}},

@@ -1,0 +1,73 @@
+// Checkpoint copies on disk (checkpoint.disk) with real daemons: copies follow the job's
+// checkpoints into node.data_dir/checkpoints and are gone once the job ends; copies a node finds
+// there at start-up that no root claims are deleted after checkpoint.disk_wait_ms. (A node
+// restarted with copies that save a job is conf/faults/disk-restart.scn, run by CTest.)
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "node/checkpoint_disk.h"
+#include "node/ctl/job_client.h"
+#include "tests/integration/migration_harness.h"
+#include "tests/integration/poll.h"
+
+namespace drift::test {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr int kSlot = 25;
+
+class DiskCheckpointTest : public MigrationClusterTest {
+ protected:
+  fs::path checkpoints(int k) const { return dir_ / ("node" + std::to_string(k)) / "checkpoints"; }
+  // Copies (files) under node k's checkpoint dir.
+  std::size_t files(int k) const { return CheckpointDisk::load(checkpoints(k)).copies.size(); }
+};
+
+TEST_F(DiskCheckpointTest, CopiesFollowTheCheckpointsAndGoWhenTheJobEnds) {
+  ASSERT_NO_FATAL_FAILURE(start_nodes(3, kSlot, {"--checkpoint.disk=true"}));
+  JobSpec spec = ctl::job_spec("heat2d", 6, 120, {{"size", "128x96"}});
+  spec.runtime["checkpoint_steps"] = "10";
+  auto ref = reference_run(spec);
+  ASSERT_TRUE(ref) << ref.error();
+  BackgroundJob job(connect(1), ref->spec, 60s);
+  // While it runs, the copies are on disk: each task's on its node and on its buddy.
+  std::size_t most = 0;
+  poll_until(60s, 10ms, [&] {
+    most = std::max(most, files(1) + files(2) + files(3));
+    return most >= 12 || job.done();
+  });
+  ASSERT_TRUE(job.wait_done(60s)) << "the job did not end";
+  EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
+  EXPECT_GE(most, 12u) << "never saw two copies of each of the 6 tasks on disk";
+  EXPECT_TRUE(poll_until(10s, 20ms, [&] { return files(1) + files(2) + files(3) == 0; }))
+      << "copies left on disk after the job ended: " << files(1) << " " << files(2) << " "
+      << files(3);
+  EXPECT_NE(log_of(2).find("checkpoint copies are also kept on disk, in " +
+                           checkpoints(2).string()),
+            std::string::npos);
+}
+
+TEST_F(DiskCheckpointTest, CopiesNoRootClaimsAfterARestartAreDeleted) {
+  // What a node killed during a job that has since ended leaves behind.
+  auto disk = CheckpointDisk::open(checkpoints(2));
+  ASSERT_TRUE(disk) << disk.error();
+  (*disk)->write({0x700000001ULL, 4}, 30, std::make_shared<const std::vector<std::uint8_t>>(64, 1));
+  (*disk)->flush();
+  disk->reset();
+  ASSERT_EQ(files(2), 1u);
+  ASSERT_NO_FATAL_FAILURE(start_nodes(2, kSlot + 1,
+                                      {"--checkpoint.disk=true", "--checkpoint.disk_wait_ms=1500"}));
+  EXPECT_NE(log_of(2).find("found 1 copies of 1 job(s)"), std::string::npos) << log_of(2);
+  EXPECT_TRUE(poll_until(15s, 50ms, [&] { return files(2) == 0; }))
+      << "the unclaimed copy is still on disk";
+  EXPECT_TRUE(poll_until(5s, 50ms, [&] {
+    return log_of(2).find("no root claimed the 1 checkpoint copies") != std::string::npos;
+  })) << log_of(2);
+}
+
+}  // namespace
+}  // namespace drift::test
