@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <asio/post.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -155,6 +156,11 @@ void CheckpointDisk::failed(const std::string& what) {
 void CheckpointDisk::write(TaskId task, std::uint64_t step, State state) {
   if (!state) return;
   post([this, task, step, state = std::move(state)] {
+    {
+      std::lock_guard lock(mutex_);
+      auto it = committed_.find(task.job);
+      if (it != committed_.end() && step < it->second) return;  // the commit deletes it
+    }
     const fs::path path = dir_ / relative_path(task, step);
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
@@ -187,6 +193,11 @@ void CheckpointDisk::remove_steps(std::uint64_t job,
 }
 
 void CheckpointDisk::commit(std::uint64_t job, std::uint64_t step) {
+  {
+    std::lock_guard lock(mutex_);
+    auto& floor = committed_[job];
+    floor = std::max(floor, step);
+  }
   post([this, job, step] { remove_steps(job, [step](std::uint64_t s) { return s < step; }); });
 }
 
@@ -195,6 +206,10 @@ void CheckpointDisk::discard_after(std::uint64_t job, std::uint64_t step) {
 }
 
 void CheckpointDisk::drop_job(std::uint64_t job) {
+  {
+    std::lock_guard lock(mutex_);
+    committed_.erase(job);
+  }
   post([this, job] {
     std::error_code ec;
     fs::remove_all(dir_ / job_dir_name(job), ec);
@@ -203,6 +218,10 @@ void CheckpointDisk::drop_job(std::uint64_t job) {
 }
 
 void CheckpointDisk::clear() {
+  {
+    std::lock_guard lock(mutex_);
+    committed_.clear();
+  }
   post([this] {
     std::error_code ec;
     std::vector<fs::path> jobs;

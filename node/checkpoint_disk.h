@@ -5,7 +5,9 @@
 // offer them to the jobs' roots. A file is written under a temporary name, synced and renamed, so
 // a crash leaves whole copies or none. Writes and deletions run in the order they were asked for
 // on one thread of their own, so that writing a large copy does not hold up the network thread;
-// load() reads what a previous run left, at start-up.
+// a write still queued when a later step of its job is committed is skipped, so a slow disk
+// falls behind by at most the copies of one checkpoint. load() reads what a previous run left,
+// at start-up.
 #pragma once
 
 #include <asio/thread_pool.hpp>
@@ -13,7 +15,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -67,6 +71,8 @@ class CheckpointDisk {
 
   std::filesystem::path dir_;
   std::atomic<std::uint64_t> failures_{0};
+  std::mutex mutex_;
+  std::map<std::uint64_t, std::uint64_t> committed_;  // job -> latest step committed (asked for)
   asio::thread_pool pool_{1};
 };
 
