@@ -2,6 +2,7 @@
 add_library(drift_node
   daemon.cc
   daemon_dispatch.cc
+  daemon_faults.cc
   balancer_service.cc
   job_coordinator.cc
   job_coordinator_recovery.cc

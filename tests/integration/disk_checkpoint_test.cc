@@ -28,8 +28,12 @@ class DiskCheckpointTest : public MigrationClusterTest {
 };
 
 TEST_F(DiskCheckpointTest, CopiesFollowTheCheckpointsAndGoWhenTheJobEnds) {
-  ASSERT_NO_FATAL_FAILURE(start_nodes(3, kSlot, {"--checkpoint.disk=true"}));
-  JobSpec spec = ctl::job_spec("heat2d", 6, 120, {{"size", "128x96"}});
+  // Emulated machines, so that a step takes ~40 ms and the copies of one checkpoint are written
+  // well before the next is committed (a write overtaken by a later commit is skipped).
+  ASSERT_NO_FATAL_FAILURE(start_nodes(3, kSlot,
+                                      {"--checkpoint.disk=true", "--emulate.speed=1",
+                                       "--emulate.unit_rate=300000"}));
+  JobSpec spec = ctl::job_spec("heat2d", 6, 60, {{"size", "256x256"}});
   spec.runtime["checkpoint_steps"] = "10";
   auto ref = reference_run(spec);
   ASSERT_TRUE(ref) << ref.error();
