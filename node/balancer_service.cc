@@ -49,7 +49,7 @@ void BalancerService::arm() {
 
 balance::NodeLoad BalancerService::expected_load() const {
   double load = meter_.node_load() + migration_.incoming_balance_load();
-  for (TaskId t : migration_.moving_tasks()) load -= meter_.task_load(t);
+  for (TaskId t : migration_.accepted_tasks()) load -= meter_.task_load(t);
   return {messenger_.self_id(), std::max(0.0, load), meter_.capacity()};
 }
 
@@ -114,9 +114,10 @@ void BalancerService::round() {
   meter_.track(host_.tasks());  // tasks that left no longer count; unreported ones are estimated
   partners_.age();
   if (!active_ || !meter_.measured() || migration_.moving_out() > 0) return;
-  RoundInput input{expected_load(), peers(), movable_tasks(), migration_.move_seconds()};
+  RoundInput input{expected_load(), peers(), movable_tasks(), migration_.move_seconds(), settled_};
   if (input.peers.empty()) return;
   RoundPlan plan = plan_round(input, params_.planner);
+  settled_ = plan.moves.empty();
   for (const auto& r : plan.requests) {
     const balance::NodeLoad& from = input.peers[r.from];
     BalanceRequest req{messenger_.self_id(), r.amount, input.self.load, input.self.capacity};

@@ -74,6 +74,14 @@ std::vector<TaskId> MigrationService::moving_tasks() const {
   return out;
 }
 
+std::vector<TaskId> MigrationService::accepted_tasks() const {
+  std::vector<TaskId> out;
+  for (const auto& [task, move] : outgoing_) {
+    if (move.accepted) out.push_back(task);
+  }
+  return out;
+}
+
 double MigrationService::incoming_balance_load() const {
   double sum = 0;
   for (const auto& [task, in] : incoming_) {

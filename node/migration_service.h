@@ -72,6 +72,8 @@ class MigrationService {
   double move_seconds() const { return move_seconds_; }
   bool moving(TaskId task) const { return outgoing_.count(task) > 0; }
   std::vector<TaskId> moving_tasks() const;
+  // Moving tasks whose destination has accepted them: it counts them from then on.
+  std::vector<TaskId> accepted_tasks() const;
   // Load of balancing moves accepted here whose state has not been installed yet.
   double incoming_balance_load() const;
   // The task's state is on its way here: messages for it should wait, not ask the home.
