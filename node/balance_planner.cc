@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "balancer/profitability.h"
+#include "balancer/send_trigger.h"
 #include "balancer/task_selection.h"
 
 namespace drift {
@@ -40,11 +41,16 @@ std::vector<std::size_t> choose(const std::vector<TaskView>& tasks, const std::v
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (taken[i] || !(tasks[i].load > 0)) continue;
-    candidates.push_back({i, tasks[i].load, 0, locality(tasks[i], self, dest)});
+    // Locality in units of the task's own load: keeping a task near its partners is worth a
+    // fraction of that task (locality_weight), a preference among selections of about the same
+    // load. Scaled by the whole transfer instead, each task whose partners all stay here cost
+    // more than it moved once a transfer held ten tasks, and a slow machine handed out its
+    // queue a few border tasks per round.
+    candidates.push_back({i, tasks[i].load, 0, tasks[i].load * locality(tasks[i], self, dest)});
     index.push_back(i);
   }
   balance::SelectionParams sp;
-  sp.locality_weight = params.locality_weight * amount;  // locality is a fraction; scale to load
+  sp.locality_weight = params.locality_weight;
   sp.tolerance = std::max(sp.tolerance, limit / amount - 1);
   std::vector<std::size_t> out;
   for (std::size_t k : balance::select_tasks(candidates, amount, sp)) out.push_back(index[k]);
@@ -55,6 +61,39 @@ double max_utilization(const std::vector<NodeLoad>& group) {
   double u = 0;
   for (const auto& n : group) u = std::max(u, balance::utilization(n));
   return u;
+}
+
+// While this node is the busiest member of its group, as the loads will be after the moves
+// planned so far, and still out of balance itself, it moves its smallest task where that lowers
+// the peak the most. Each move keeps Lee's condition on those loads, so no task can come back.
+void move_single_tasks(const RoundInput& input, const PlannerParams& params, double balanced,
+                       std::vector<NodeLoad>& after, std::vector<bool>& taken,
+                       std::vector<PlannedMove>& moves) {
+  while (moves.size() < params.max_moves &&
+         balance::utilization(after[0]) >= max_utilization(after) &&
+         balance::own_efficiency(after[0], balanced) < params.eff_min) {
+    std::size_t task = input.tasks.size();
+    for (std::size_t i = 0; i < input.tasks.size(); ++i) {
+      if (!taken[i] && input.tasks[i].load > 0 &&
+          (task == input.tasks.size() || input.tasks[i].load < input.tasks[task].load)) {
+        task = i;
+      }
+    }
+    if (task == input.tasks.size()) return;
+    const double load = input.tasks[task].load;
+    std::size_t best = 0;
+    double best_u = 0;
+    for (std::size_t j = 1; j < after.size(); ++j) {
+      if (!balance::lowers_peak(after[0], after[j], load)) continue;
+      const double u = balance::utilization(after[j].load + load, after[j].capacity);
+      if (best == 0 || u < best_u) best = j, best_u = u;
+    }
+    if (best == 0) return;
+    taken[task] = true;
+    moves.push_back({input.tasks[task].id, after[best].id, load});
+    after[0].load -= load;
+    after[best].load += load;
+  }
 }
 
 }  // namespace
@@ -81,18 +120,24 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
     }
     return plan;
   }
+  // Only a member that is itself out of balance sends (with hysteresis once settled): members
+  // near the balanced level would otherwise trade single tasks on noise while another member is
+  // the bottleneck, and again after the group has balanced.
+  const double mean = balance::balanced_utilization(group);
+  if (!balance::should_send(balance::own_efficiency(input.self, mean), input.settled,
+                            {params.eff_min, params.hysteresis})) {
+    return plan;
+  }
   std::vector<NodeLoad> after = group;
   std::vector<bool> taken(input.tasks.size(), false);
   // Every member of the group above the mean sends at once, each from its own view: a receiver
-  // takes from this node only this node's part of its deficit, in proportion to the senders'
+  // below the mean takes from this node its part of its deficit, in proportion to the senders'
   // excess (as receiver-initiated diffusion splits its demand, seed 004 Eq. 2), so the fast
-  // machines are not filled past their share and made to send work back.
-  double load = 0, capacity = 0, excess = 0;
-  for (const auto& n : group) {
-    load += n.load;
-    capacity += std::max(0.0, n.capacity);
-  }
-  const double mean = capacity > 0 ? load / capacity : 0;
+  // machines are not filled past their share and made to send work back. These parts add up to
+  // this node's excess, sent in one round: a slow machine cannot send again until its moves are
+  // done, after the step its worker is in, so what the strategy's first-order flows leave
+  // behind would cost it another step and land after the others have balanced.
+  double excess = 0;
   for (const auto& n : group) excess += std::max(0.0, n.load - mean * n.capacity);
   const double my_part =
       excess > 0 ? std::max(0.0, input.self.load - mean * input.self.capacity) / excess : 0;
@@ -105,11 +150,11 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
     const std::uint32_t dest = group[send.to].id;
     const NodeLoad& r = group[send.to];
     const double deficit = std::max(0.0, mean * r.capacity - r.load);
-    // ... but at least one task's worth when diffusion asks for that much: coarse tasks would
+    // ... and at least one task's worth when the strategy asks for that much: coarse tasks would
     // otherwise stall the last steps of the balance.
     const double amount = params.strategy == balance::Strategy::kHomogeneous
                               ? send.amount
-                              : std::min(send.amount, std::max(deficit * my_part, smallest));
+                              : std::max(deficit * my_part, std::min(send.amount, smallest));
     if (!(amount > 0)) continue;
     auto chosen = choose(input.tasks, taken, input.self.id, dest, amount,
                          peak_amount(after[0], after[send.to]), params);
@@ -124,32 +169,9 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
     after[0].load -= moved;
     after[send.to].load += moved;
   }
-  // The busiest member of the group whose transfers each came to less than half a task moves
-  // one task anyway where it lowers the peak the most: coarse tasks must not stall the end of
-  // the balance while this node is the bottleneck (Lee's condition still holds, so it cannot
-  // come back).
-  if (plan.moves.empty() && !input.tasks.empty() &&
-      balance::utilization(group[0]) >= max_utilization(group)) {
-    std::size_t task = input.tasks.size();
-    for (std::size_t i = 0; i < input.tasks.size(); ++i) {
-      if (input.tasks[i].load > 0 &&
-          (task == input.tasks.size() || input.tasks[i].load < input.tasks[task].load)) {
-        task = i;
-      }
-    }
-    std::size_t best = 0;
-    double best_u = 0;
-    for (std::size_t j = 1; task < input.tasks.size() && j < group.size(); ++j) {
-      if (!balance::lowers_peak(group[0], group[j], input.tasks[task].load)) continue;
-      const double u = balance::utilization(group[j].load + input.tasks[task].load, group[j].capacity);
-      if (best == 0 || u < best_u) best = j, best_u = u;
-    }
-    if (best > 0) {
-      plan.moves.push_back({input.tasks[task].id, group[best].id, input.tasks[task].load});
-      after[0].load -= input.tasks[task].load;
-      after[best].load += input.tasks[task].load;
-    }
-  }
+  // Tasks are coarse: transfers that each come to less than a task move nothing, and a slow
+  // machine left with a few tasks too many would shed them one round at a time.
+  move_single_tasks(input, params, mean, after, taken, plan.moves);
   // Lee's criterion: the time the moves win on the step of the busiest of this node and its
   // receivers, over the steps the job has left, must exceed what the moves cost (the job waits
   // for a moving task about as long as the move takes). Other members are not ours to improve:

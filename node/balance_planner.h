@@ -1,7 +1,8 @@
 // One balancing round's decision for this node (DESIGN.md §8 phases 2-4), pure: from this node's
 // measured load and capacity, its local group's advertised ones and its own tasks, which tasks
-// go where. Profitability (the group's efficiency below eff_min and the move shortening the
-// slowest member's step), the strategy's transfers (balancer/), knapsack selection with a
+// go where. Profitability (the group's efficiency below eff_min, this node's own efficiency
+// below eff_min with hysteresis once settled, balancer/send_trigger.h, and the move shortening
+// the slowest member's step), the strategy's transfers (balancer/), knapsack selection with a
 // locality term, and no oscillation (Lee's condition: a receiver ends below this node's
 // utilization before the move, balance::lowers_peak).
 // Receiver-initiated diffusion plans the other way round: what this node asks each neighbour for.
@@ -20,7 +21,8 @@ namespace drift {
 struct PlannerParams {
   balance::Strategy strategy = balance::Strategy::kDiffusion;
   double eff_min = 0.9;
-  double locality_weight = 0.1;
+  double hysteresis = 0.05;  // a settled node sends again below eff_min - this (send_trigger.h)
+  double locality_weight = 0.1;  // a task at its partners is worth this fraction of its load more
   std::uint32_t max_moves = 64;
 };
 
@@ -42,6 +44,7 @@ struct RoundInput {
   std::vector<balance::NodeLoad> peers;  // the local group as advertised, self excluded
   std::vector<TaskView> tasks;           // tasks here that may move
   double move_seconds = 0;               // what one move has cost lately (the job waits for it)
+  bool settled = false;  // this node's last planned round sent nothing (or it has not sent yet)
 };
 
 struct RoundPlan {

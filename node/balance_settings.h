@@ -24,6 +24,7 @@ struct BalanceSettings {
   Sensing sensing = Sensing::kEvery;
   std::chrono::milliseconds period{1000};  // one balancing round per period
   double eff_min = 0.9;                    // balance when U_avg / U_max falls below this
+  double hysteresis = 0.05;                // once settled, a node sends below eff_min - this
   double capacity_ewma = 0.5;              // weight of the newest capacity sample, (0, 1]
   double locality_weight = 0.1;            // preference for tasks whose partners live at the dest
   std::uint32_t max_moves = 64;            // tasks one node sends per round

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "balancer/profitability.h"
 #include "protocol/codec.h"
@@ -48,7 +49,7 @@ void BalancerService::arm() {
 
 balance::NodeLoad BalancerService::expected_load() const {
   double load = meter_.node_load() + migration_.incoming_balance_load();
-  for (TaskId t : migration_.moving_tasks()) load -= meter_.task_load(t);
+  for (TaskId t : migration_.accepted_tasks()) load -= meter_.task_load(t);
   return {messenger_.self_id(), std::max(0.0, load), meter_.capacity()};
 }
 
@@ -90,14 +91,33 @@ std::vector<TaskView> BalancerService::movable_tasks() const {
   return out;
 }
 
+namespace {
+
+// For the log: the group as this node saw it (node: load/capacity) and the load sent to each.
+std::string describe(const RoundInput& input, const std::vector<PlannedMove>& moves) {
+  std::string out = "group";
+  for (const auto& p : input.peers) out += fmt::format(" {}:{:.4g}/{:.4g}", p.id, p.load, p.capacity);
+  std::map<std::uint32_t, std::pair<int, double>> sent;
+  for (const auto& m : moves) {
+    sent[m.dest].first += 1;
+    sent[m.dest].second += m.load;
+  }
+  out += "; to";
+  for (const auto& [dest, n] : sent) out += fmt::format(" {}:{}({:.4g})", dest, n.first, n.second);
+  return out;
+}
+
+}  // namespace
+
 void BalancerService::round() {
   ++rounds_;
   meter_.track(host_.tasks());  // tasks that left no longer count; unreported ones are estimated
   partners_.age();
   if (!active_ || !meter_.measured() || migration_.moving_out() > 0) return;
-  RoundInput input{expected_load(), peers(), movable_tasks(), migration_.move_seconds()};
+  RoundInput input{expected_load(), peers(), movable_tasks(), migration_.move_seconds(), settled_};
   if (input.peers.empty()) return;
   RoundPlan plan = plan_round(input, params_.planner);
+  settled_ = plan.moves.empty();
   for (const auto& r : plan.requests) {
     const balance::NodeLoad& from = input.peers[r.from];
     BalanceRequest req{messenger_.self_id(), r.amount, input.self.load, input.self.capacity};
@@ -106,8 +126,9 @@ void BalancerService::round() {
   }
   if (plan.moves.empty()) return;
   spdlog::info("balance round {}: group efficiency {:.3f}, moving {} tasks (load {:.4g}, "
-               "capacity {:.4g})",
-               rounds_, plan.efficiency, plan.moves.size(), input.self.load, input.self.capacity);
+               "capacity {:.4g}); {}",
+               rounds_, plan.efficiency, plan.moves.size(), input.self.load, input.self.capacity,
+               describe(input, plan.moves));
   ++counters_.balance_rounds;
   send_moves(plan.moves);
 }

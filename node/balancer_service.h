@@ -50,8 +50,12 @@ class BalancerService {
   // One round now (the timer calls it; tests may too).
   void round();
   // This node's load as it will be once the moves under way are done — tasks leaving do not
-  // count, balancing moves accepted here do — with its measured capacity. Advertised in
-  // heartbeats, so a machine shipping its queue away does not look overloaded to its group.
+  // count once their destination has accepted them, balancing moves accepted here do — with its
+  // measured capacity. Advertised in heartbeats, so a machine shipping its queue away does not
+  // look overloaded to its group. A task whose move is not accepted yet still counts here: on a
+  // busy machine it waits for the worker before it is even offered (seconds, on a slow machine
+  // in a long step), and counted nowhere it would make the receivers look emptier than they
+  // are, so that the group's other senders filled them past their share.
   balance::NodeLoad expected_load() const;
 
  private:
@@ -74,6 +78,9 @@ class BalancerService {
   bool stopped_ = false;
   bool active_ = true;
   std::uint64_t rounds_ = 0;
+  // The last round that planned sent nothing (balancer/send_trigger.h); so it starts: a node
+  // sends at first only when it is out of balance past the hysteresis.
+  bool settled_ = true;
 };
 
 }  // namespace drift

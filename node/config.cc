@@ -416,6 +416,8 @@ void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
       .millis("balance.period_ms", 1, 600'000, b.period)
       .real("balance.eff_min", 0, false, b.eff_min)
       .check(b.eff_min <= 1, "balance.eff_min", "must be <= 1")
+      .real("balance.hysteresis", 0, true, b.hysteresis)
+      .check(b.hysteresis < 1, "balance.hysteresis", "must be < 1")
       .real("balance.capacity_ewma", 0, false, b.capacity_ewma)
       .check(b.capacity_ewma <= 1, "balance.capacity_ewma", "must be <= 1")
       .real("balance.locality_weight", 0, true, b.locality_weight)

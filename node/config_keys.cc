@@ -107,6 +107,9 @@ std::vector<KeySpec> key_specs() {
       {"balance.period_ms", "MS", "one balancing round per period" + dflt(millis_text(d.balance.period))},
       {"balance.eff_min", "X",
        "balance when U_avg / U_max falls below this, (0, 1]" + dflt(number_text(d.balance.eff_min))},
+      {"balance.hysteresis", "X",
+       "a node whose last round sent nothing sends again only when its own efficiency is below "
+       "eff_min - X, [0, 1)" + dflt(number_text(d.balance.hysteresis))},
       {"balance.capacity_ewma", "W",
        "weight of the newest capacity sample, (0, 1]" + dflt(number_text(d.balance.capacity_ewma))},
       {"balance.locality_weight", "X",

@@ -126,6 +126,7 @@ BalancerService::Params balancer_params(const NodeConfig& c) {
   BalancerService::Params p;
   p.planner.strategy = c.balance.strategy;
   p.planner.eff_min = c.balance.eff_min;
+  p.planner.hysteresis = c.balance.hysteresis;
   p.planner.locality_weight = c.balance.locality_weight;
   p.planner.max_moves = c.balance.max_moves;
   p.period = c.balance.period;

@@ -49,12 +49,24 @@ void LoadMeter::add_sample(double work_units, double busy_s) {
   if (!(busy_s > 0) || !(work_units > 0)) return;
   pending_work_ += work_units;
   pending_busy_ += busy_s;
-  if (pending_busy_ < params_.sample_window_s) return;
+  // The first window is cut in three, so a node is measured as soon as it was with one sample.
+  const double window = samples_ < kSamplesToMeasure
+                            ? params_.sample_window_s / static_cast<double>(kSamplesToMeasure)
+                            : params_.sample_window_s;
+  if (pending_busy_ < window) return;
   const double sample = pending_work_ / pending_busy_ * (1 + external_) * params_.parallelism;
   pending_work_ = pending_busy_ = 0;
   if (!std::isfinite(sample)) return;
-  ewma_ = samples_ == 0 ? sample : params_.ewma * sample + (1 - params_.ewma) * ewma_;
-  ++samples_;
+  // The best of the last three samples goes into the EWMA, which starts from the best of the
+  // first three. Interference only ever slows a window down — a burst of scheduling delay, a
+  // checkpoint, tasks just arrived, every node starting its step at once — and never makes the
+  // machine faster than it is, so a windowed maximum (as TCP BBR filters delivery rates) finds
+  // the unloaded speed where a mean would follow each slow window, and the balancer would move
+  // work on it and then back. The known slowdown, external load, is taken out of each sample.
+  recent_[samples_ % recent_.size()] = sample;
+  if (++samples_ < kSamplesToMeasure) return;
+  const double best = *std::max_element(recent_.begin(), recent_.end());
+  ewma_ = measured_ ? params_.ewma * best + (1 - params_.ewma) * ewma_ : best;
   if (!measured_) {
     measured_ = true;
     frozen_ = advertised();
@@ -101,7 +113,7 @@ double LoadMeter::node_load() const {
 }
 
 double LoadMeter::base_capacity() const {
-  const bool dynamic = params_.capacity == CapacityMode::kDynamic && samples_ > 0;
+  const bool dynamic = params_.capacity == CapacityMode::kDynamic && measured_;
   return dynamic ? ewma_ : params_.static_capacity;
 }
 

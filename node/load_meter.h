@@ -1,13 +1,18 @@
 // Phase 1 of load balancing, Measure (DESIGN.md §8, seed 000): per task its abstract load and
 // busy seconds per SPMD step; per node the load L, the capacity C it advertises and the
 // utilization U = L / C (seconds per step). Capacity is static (configured or benchmarked) or
-// dynamic (EWMA of work units per busy second, computes pooled into ~0.2 s samples); every sample is normalised by the
-// external load while it was measured, and the advertised capacity is that base divided by
-// (1 + external load per core now), so a loaded machine advertises less at once and no load is
-// counted twice. Pure: samples and time come in as arguments, external load from a source the
-// owner supplies. Not thread-safe: the daemon uses it on the network thread only.
+// dynamic (EWMA of work units per busy second, computes pooled into ~0.2 s samples, each fed to
+// the EWMA as the best of the last three: interference only slows a window down, so windows
+// slowed by scheduling delay do not move the estimate; measured from the third sample on, the
+// first window of busy time cut into three, as a node's first sample is often taken at its
+// busiest moment, tasks just arrived and every node computing at once); every sample is
+// normalised by the external load while it was measured, and the advertised capacity is that
+// base divided by (1 + external load per core now), so a loaded machine advertises less at once
+// and no load is counted twice. Pure: samples and time come in as arguments, external load from
+// a source the owner supplies. Not thread-safe: the daemon uses it on the network thread only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -41,9 +46,9 @@ class LoadMeter {
     bool homogeneous = false;  // balance.strategy = homogeneous: load = busy s/step, capacity 1
     CapacityMode capacity = CapacityMode::kDynamic;
     Sensing sensing = Sensing::kEvery;
-    double ewma = 0.5;           // weight of the newest sample, (0, 1]
-    double static_capacity = 1;  // the whole node's, load units per second, unloaded machine
-    double parallelism = 1;      // tasks computing at once; scales a task's work / busy sample
+    double ewma = 0.5;             // weight of the newest sample, (0, 1]
+    double static_capacity = 1;    // the whole node's, load units per second, unloaded machine
+    double parallelism = 1;        // tasks computing at once; scales a task's work / busy sample
     double sample_window_s = 0.2;  // busy seconds of steps pooled into one capacity sample
   };
   // External load per core at `now_s` (runnable processes that are not ours).
@@ -69,9 +74,11 @@ class LoadMeter {
   double capacity() const;              // advertised, load units per second
   double utilization() const;           // node_load / capacity
   double external_load() const { return external_; }  // per core, as last sensed
-  bool measured() const { return measured_; }         // at least one capacity sample
+  bool measured() const { return measured_; }         // kSamplesToMeasure capacity samples
   void sense(double now_s);                           // refresh external load (each heartbeat)
 
+  // Samples before the dynamic estimate replaces the static one: the maximum's window.
+  static constexpr std::uint64_t kSamplesToMeasure = 3;
   // The unloaded capacity estimate: the EWMA in dynamic mode once measured, else the static one.
   double base_capacity() const;
   const TaskMeasure* task(TaskId task) const;
@@ -88,10 +95,11 @@ class LoadMeter {
   double external_ = 0;
   double pending_work_ = 0;  // steps not yet pooled into a sample
   double pending_busy_ = 0;
-  double ewma_ = 0;  // normalised work units per second, valid when samples_ > 0
+  std::array<double, kSamplesToMeasure> recent_{};  // the last samples, by samples_ % 3
+  double ewma_ = 0;  // of the samples' windowed maximum, work units per second; valid when measured
   std::uint64_t samples_ = 0;
   bool measured_ = false;
-  double frozen_ = 0;  // sensing once: the capacity advertised since the first step
+  double frozen_ = 0;  // sensing once: the capacity advertised since it was measured
 };
 
 }  // namespace drift

@@ -74,6 +74,14 @@ std::vector<TaskId> MigrationService::moving_tasks() const {
   return out;
 }
 
+std::vector<TaskId> MigrationService::accepted_tasks() const {
+  std::vector<TaskId> out;
+  for (const auto& [task, move] : outgoing_) {
+    if (move.accepted) out.push_back(task);
+  }
+  return out;
+}
+
 double MigrationService::incoming_balance_load() const {
   double sum = 0;
   for (const auto& [task, in] : incoming_) {
@@ -124,6 +132,7 @@ void MigrationService::on_sized(TaskId task, std::uint64_t attempt, std::uint64_
   if (!info) return finish(task, false, "the job ended");
   out->state_bytes = bytes;
   out->offered = true;
+  out->sized = Clock::now();
   spdlog::debug("migration of {}: {} bytes to write, offered after {:.3f} ms", task_name(task),
                 bytes, ms_since(out->began));
   MigrationOffer offer{task,
@@ -231,7 +240,8 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason,
   messenger_.send_to_node(home, LocationUpdate{task, dest, out.epoch});
   spdlog::info("migrated {} to node {}: {} bytes in {:.3f} s", task_name(task), dest,
                out.state_bytes, seconds);
-  move_seconds_ = move_seconds_ == 0 ? seconds : 0.7 * move_seconds_ + 0.3 * seconds;
+  const double cost = std::chrono::duration<double>(Clock::now() - out.sized).count();
+  move_seconds_ = move_seconds_ == 0 ? cost : 0.7 * move_seconds_ + 0.3 * cost;
   report(out.cmd, true, "", out.state_bytes, seconds);
 }
 

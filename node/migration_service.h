@@ -64,11 +64,16 @@ class MigrationService {
   using InstalledHook = std::function<void(TaskId, const BalanceBasis&)>;
   void set_installed_hook(InstalledHook hook) { installed_hook_ = std::move(hook); }
   std::size_t moving_out() const { return outgoing_.size(); }
-  // What a move out of here has taken lately (EWMA of the finished ones, seconds; 0 before any):
-  // the balancer's estimate of a move's cost.
+  // What a move out of here has taken lately (EWMA of the finished ones, seconds; 0 before any),
+  // from its capture to the destination's install: the balancer's estimate of a move's cost.
+  // The wait for the worker before the capture does not count: on a busy node a task queues
+  // behind the others' computes whether it moves or not (a 4 s step would otherwise make every
+  // later move look as dear as that step, and the busiest node would stop balancing).
   double move_seconds() const { return move_seconds_; }
   bool moving(TaskId task) const { return outgoing_.count(task) > 0; }
   std::vector<TaskId> moving_tasks() const;
+  // Moving tasks whose destination has accepted them: it counts them from then on.
+  std::vector<TaskId> accepted_tasks() const;
   // Load of balancing moves accepted here whose state has not been installed yet.
   double incoming_balance_load() const;
   // The task's state is on its way here: messages for it should wait, not ask the home.
@@ -86,6 +91,9 @@ class MigrationService {
     std::vector<Frame> early;  // chunks written before the destination accepted
     std::shared_ptr<std::atomic<bool>> cancel;
     Clock::time_point began;
+    // When the capture began (the worker reached the task): the cost of the move to the job is
+    // from here on; before it the task still ran its queued work here.
+    Clock::time_point sized;
   };
   struct Incoming {
     MigrationOffer offer;

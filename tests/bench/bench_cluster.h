@@ -38,6 +38,8 @@ class BenchCluster {
   Result<std::unique_ptr<ctl::ClientConnection>> connect(int k) const;
   // The last lines of node k's log, for error reports.
   std::string log_tail(int k) const { return cluster_.log_tail(k, 10); }
+  // Node k's whole log (gone with the cluster: copy it before the destructor runs).
+  std::filesystem::path log_file(int k) const { return cluster_.log_file(k); }
 
  private:
   BenchCluster(std::filesystem::path dir, ctl::LocalClusterOptions options)

@@ -73,6 +73,59 @@ TEST(BalancePlannerTest, StrategyNoneAndHealthyEfficiencyDoNothing) {
   EXPECT_TRUE(plan_round(in, lax).moves.empty());
 }
 
+// Node 2 is the bottleneck; node 1 is 3 % above the balanced level (own efficiency 0.97): it
+// leaves the work to node 2 rather than trading a task with node 3 on an imbalance that small.
+TEST(BalancePlannerTest, OnlyAMemberOutOfBalanceItselfSends) {
+  PlannerParams params;
+  params.eff_min = 0.95;
+  RoundInput near{{1, 103, 100}, {{2, 150, 100}, {3, 47, 100}}, tasks_of(7, 10, 10.3)};
+  RoundPlan plan = plan_round(near, params);
+  EXPECT_TRUE(plan.balance_needed);
+  EXPECT_TRUE(plan.moves.empty());
+  RoundInput bottleneck{{2, 150, 100}, {{1, 103, 100}, {3, 47, 100}}, tasks_of(7, 10, 15)};
+  EXPECT_FALSE(plan_round(bottleneck, params).moves.empty());
+}
+
+// Own efficiency 100 / 108 = 0.926: below eff_min 0.95, so an unsettled node sends; a settled
+// one (its last round sent nothing) waits for an imbalance past eff_min - hysteresis = 0.90.
+TEST(BalancePlannerTest, ASettledNodeWaitsForAClearlyLargerImbalance) {
+  PlannerParams params;
+  params.eff_min = 0.95;
+  params.hysteresis = 0.05;
+  RoundInput in{{1, 108, 100}, {{2, 92, 100}}, tasks_of(7, 27, 4)};
+  EXPECT_FALSE(plan_round(in, params).moves.empty());
+  in.settled = true;
+  EXPECT_TRUE(plan_round(in, params).moves.empty());
+  in.self.load = 116;  // own efficiency 1.04 / 1.16 = 0.897
+  in.tasks = tasks_of(7, 29, 4);
+  EXPECT_FALSE(plan_round(in, params).moves.empty());
+  params.hysteresis = 0;
+  in.self.load = 108;
+  in.tasks = tasks_of(7, 27, 4);
+  EXPECT_FALSE(plan_round(in, params).moves.empty()) << "no hysteresis: the plain threshold";
+}
+
+// Locality is a preference worth a fraction of each task's load: tasks whose partners all stay
+// here still move when the transfer needs them (it once cost 0.1 of the whole transfer per
+// task, and a slow machine shed only its border tasks, a few per round).
+TEST(BalancePlannerTest, LocalityDoesNotHoldBackALargeTransfer) {
+  std::vector<TaskView> tasks = tasks_of(7, 20, 10);
+  for (auto& t : tasks) t.partners = {{1, 4}};
+  RoundInput in{{1, 200, 1}, {{2, 0, 9}}, tasks};
+  EXPECT_GE(moved_to(plan_round(in, {}), 2), 170);
+}
+
+// A slow machine sends its whole excess in one round, split among the receivers below the
+// balanced level by their deficits: it cannot send again before its worker is free.
+TEST(BalancePlannerTest, TheWholeExcessGoesInOneRound) {
+  RoundInput in{{1, 300, 1}, {{2, 0, 9}, {3, 0, 10}}, tasks_of(7, 30, 10)};
+  const RoundPlan plan = plan_round(in, {});
+  const double to2 = moved_to(plan, 2), to3 = moved_to(plan, 3);
+  EXPECT_GE(to2 + to3, 280);  // balanced: 15 per unit of capacity, 15 stay here
+  EXPECT_NEAR(to2, 135, 10);
+  EXPECT_NEAR(to3, 150, 10);
+}
+
 TEST(BalancePlannerTest, PrefersTasksWhosePartnersLiveAtTheDestination) {
   // Two equal tasks; moving one is enough. Task 1 talks to tasks on node 2.
   std::vector<TaskView> tasks = tasks_of(7, 2, 10);

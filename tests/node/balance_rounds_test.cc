@@ -18,6 +18,7 @@ namespace {
 struct Cluster {
   std::vector<double> capacity;
   std::map<std::uint32_t, std::vector<TaskId>> tasks;  // node index -> tasks
+  std::map<std::uint32_t, bool> settled;  // node index -> its last round sent nothing
   double task_load = 1;
 
   double load(std::size_t n) const { return task_load * static_cast<double>(tasks.at(n).size()); }
@@ -44,7 +45,9 @@ struct Cluster {
       in.self = {std::uint32_t(n), load(n), capacity[n]};
       for (std::size_t p : group(n)) in.peers.push_back({std::uint32_t(p), load(p), capacity[p]});
       for (TaskId t : tasks[n]) in.tasks.push_back({t, task_load, {}});
+      in.settled = !settled.count(n) || settled[n];  // settled until it first sends
       auto plan = plan_round(in, params);
+      settled[n] = plan.moves.empty();
       for (auto& m : plan.moves) all.push_back(m);
     }
     // Receivers re-check against what they hold plus what they already accepted this round.
@@ -125,15 +128,18 @@ Outcome run_rounds(bool without_slowest, balance::Strategy strategy, double eff_
   return {c.efficiency(), last_active};
 }
 
+// With hysteresis a member settles once it is within eff_min - hysteresis of its group's
+// balanced level, so that is what the group's efficiency is held to.
 TEST(BalanceRoundsTest, DiffusionBalancesTheTestbedWithinFiveRounds) {
+  const double hysteresis = PlannerParams{}.hysteresis;
   for (bool without_slowest : {false, true}) {
     SCOPED_TRACE(without_slowest ? "without the slowest" : "all ten");
-    Outcome o = run_rounds(without_slowest, balance::Strategy::kDiffusion, 0.9);
-    EXPECT_GE(o.efficiency, 0.9);
-    EXPECT_LE(o.last_active, 5);
-    o = run_rounds(without_slowest, balance::Strategy::kDiffusion, 0.95);
-    EXPECT_GE(o.efficiency, 0.95);
-    EXPECT_LE(o.last_active, 5);
+    for (double eff_min : {0.9, 0.95}) {
+      SCOPED_TRACE(eff_min);
+      Outcome o = run_rounds(without_slowest, balance::Strategy::kDiffusion, eff_min);
+      EXPECT_GE(o.efficiency, eff_min - hysteresis);
+      EXPECT_LE(o.last_active, 5);
+    }
   }
 }
 

@@ -42,6 +42,7 @@ const char* const kAllKeys[] = {"node.id",
                                 "balance.sensing",
                                 "balance.period_ms",
                                 "balance.eff_min",
+                                "balance.hysteresis",
                                 "balance.capacity_ewma",
                                 "balance.locality_weight",
                                 "balance.max_moves",
@@ -354,6 +355,7 @@ TEST_F(ConfigTest, ReadsEmulateAndBalanceKeys) {
                            "sensing = once\n"
                            "period_ms = 250\n"
                            "eff_min = 0.8\n"
+                           "hysteresis = 0.1\n"
                            "capacity_ewma = 1\n"
                            "locality_weight = 0\n"
                            "max_moves = 3\n";
@@ -368,6 +370,7 @@ TEST_F(ConfigTest, ReadsEmulateAndBalanceKeys) {
   EXPECT_EQ(c.balance.sensing, Sensing::kOnce);
   EXPECT_EQ(c.balance.period, milliseconds(250));
   EXPECT_EQ(c.balance.eff_min, 0.8);
+  EXPECT_EQ(c.balance.hysteresis, 0.1);
   EXPECT_EQ(c.balance.capacity_ewma, 1);
   EXPECT_EQ(c.balance.locality_weight, 0);
   EXPECT_EQ(c.balance.max_moves, 3u);
@@ -384,6 +387,7 @@ TEST_F(ConfigTest, EmulateAndBalanceDefaults) {
   EXPECT_EQ(c.balance.sensing, Sensing::kEvery);
   EXPECT_EQ(c.balance.period, milliseconds(1000));
   EXPECT_EQ(c.balance.eff_min, 0.9);
+  EXPECT_EQ(c.balance.hysteresis, 0.05);
   EXPECT_EQ(c.balance.capacity_ewma, 0.5);
   EXPECT_EQ(c.balance.locality_weight, 0.1);
   EXPECT_EQ(c.balance.max_moves, 64u);
@@ -410,6 +414,8 @@ TEST_F(ConfigTest, BadEmulateAndBalanceValues) {
   error_of(parse_file(std::string(kMinimal) + "[balance]\neff_min = 1.5\n"),
            {"balance.eff_min = '1.5'", at(6), "must be <= 1"});
   error_of(parse_file(kMinimal, {"--balance.eff_min=0"}), {"balance.eff_min", "> 0"});
+  error_of(parse_file(kMinimal, {"--balance.hysteresis=1"}), {"balance.hysteresis = '1'", "< 1"});
+  error_of(parse_file(kMinimal, {"--balance.hysteresis=-0.1"}), {"balance.hysteresis", ">= 0"});
   error_of(parse_file(kMinimal, {"--balance.capacity_ewma=1.01"}),
            {"balance.capacity_ewma = '1.01'", "<= 1"});
   error_of(parse_file(kMinimal, {"--balance.period_ms=0"}), {"balance.period_ms", "1..600000"});

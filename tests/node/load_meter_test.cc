@@ -45,6 +45,11 @@ LoadMeter::Params dynamic_params(double static_capacity = 500) {
   return p;
 }
 
+// Feeds `e` three times: the meter is measured from its third sample (each a full window here).
+void three_samples(LoadMeter& m, const HandlerEffects& e, double now_s) {
+  for (int i = 0; i < 3; ++i) m.on_effects(e, now_s);
+}
+
 TEST(LoadMeterTest, EmptyMeterAdvertisesTheStaticEstimate) {
   LoadMeter m(dynamic_params(500), nullptr);
   EXPECT_FALSE(m.measured());
@@ -62,6 +67,10 @@ TEST(LoadMeterTest, DynamicCapacityIsWorkPerBusySecondWithoutWaitingForTheStepTo
   EXPECT_FALSE(m.measured());
   EXPECT_DOUBLE_EQ(m.capacity(), 500);
   m.on_effects(effects(kA, 100, 0.5, 1000), 1);  // no contribution yet: still a sample
+  EXPECT_FALSE(m.measured()) << "the first of three";
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);
+  m.on_effects(effects(kA, 100, 0.5, 1000), 1);
+  m.on_effects(effects(kA, 100, 0.5, 1000), 1);
   EXPECT_TRUE(m.measured());
   EXPECT_DOUBLE_EQ(m.capacity(), 2000);
   m.on_effects(effects(kA, 100, 0.5, 1000, 1), 2);  // step ends: 2000 units in 1 s
@@ -73,7 +82,7 @@ TEST(LoadMeterTest, StaticCapacityIgnoresMeasurements) {
   LoadMeter::Params p = dynamic_params(500);
   p.capacity = CapacityMode::kStatic;
   LoadMeter m(p, nullptr);
-  m.on_effects(effects(kA, 100, 1, 2000, 1), 1);
+  three_samples(m, effects(kA, 100, 1, 2000, 1), 1);
   EXPECT_TRUE(m.measured());
   EXPECT_DOUBLE_EQ(m.capacity(), 500);
 }
@@ -100,22 +109,52 @@ TEST(LoadMeterTest, ContributionsMarkStepBoundaries) {
 
 TEST(LoadMeterTest, SeveralContributionsInOneHandlerShareItsTime) {
   LoadMeter m(dynamic_params(), nullptr);
+  three_samples(m, effects(kB, 100, 1, 400), 1);
   m.on_effects(effects(kA, 100, 1, 400, 2), 1);
   EXPECT_EQ(m.task(kA)->steps, 2u);
   EXPECT_DOUBLE_EQ(m.task(kA)->step_busy_s, 0.5);
   EXPECT_DOUBLE_EQ(m.capacity(), 400);
 }
 
-TEST(LoadMeterTest, EwmaWeightsTheNewestSample) {
+TEST(LoadMeterTest, EwmaWeightsTheBestOfTheLastThreeSamples) {
   LoadMeter::Params p = dynamic_params();
   p.ewma = 0.25;
   LoadMeter m(p, nullptr);
-  m.on_effects(effects(kA, 1, 1, 1000, 1), 1);  // the first sample is taken as is
+  three_samples(m, effects(kA, 1, 1, 1000), 1);  // the best of the first three, as is
   EXPECT_DOUBLE_EQ(m.capacity(), 1000);
-  m.on_effects(effects(kB, 1, 1, 2000, 1), 2);
+  m.on_effects(effects(kB, 1, 1, 2000), 2);  // a faster window counts at once
   EXPECT_DOUBLE_EQ(m.capacity(), 0.25 * 2000 + 0.75 * 1000);
-  m.on_effects(effects(kA, 1, 0.5, 1000, 1), 3);
+  m.on_effects(effects(kA, 1, 2, 2000), 3);  // 1000/s, but 2000 is still among the last three
   EXPECT_DOUBLE_EQ(m.capacity(), 0.25 * 2000 + 0.75 * 1250);
+}
+
+// Interference only slows a window down: one or two slow windows in a row leave the estimate
+// alone; three in a row are a change of speed.
+TEST(LoadMeterTest, SlowWindowsMoveTheEstimateOnlyWhenTheyLast) {
+  LoadMeter m(dynamic_params(), nullptr);
+  three_samples(m, effects(kA, 1, 1, 1000), 0);
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
+  m.on_effects(effects(kA, 1, 1, 600), 1);  // max(1000, 1000, 600)
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
+  m.on_effects(effects(kA, 1, 1, 600), 2);  // max(1000, 600, 600)
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
+  m.on_effects(effects(kA, 1, 1, 600), 3);  // max(600, 600, 600)
+  EXPECT_DOUBLE_EQ(m.capacity(), 0.5 * 600 + 0.5 * 1000);
+  m.on_effects(effects(kA, 1, 1, 600), 4);
+  EXPECT_DOUBLE_EQ(m.capacity(), 0.5 * 600 + 0.5 * 800);
+}
+
+// A node's first window is often its most disturbed one (tasks just arrived, every node starting
+// its step at once): the first 0.2 s of busy time are cut into three samples, the best of which
+// starts the estimate, so a node is measured as soon as it used to be with one sample.
+TEST(LoadMeterTest, TheFirstWindowIsCutInThree) {
+  LoadMeter m(dynamic_params(500), nullptr);
+  m.on_effects(effects(kA, 1, 0.07, 49), 1);  // 700/s
+  m.on_effects(effects(kA, 1, 0.07, 70), 2);  // 1000/s
+  EXPECT_FALSE(m.measured());
+  m.on_effects(effects(kA, 1, 0.07, 56), 3);  // 800/s
+  ASSERT_TRUE(m.measured());
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
 }
 
 TEST(LoadMeterTest, StepsWithoutWorkOrBusyTimeAreNoSample) {
@@ -130,13 +169,13 @@ TEST(LoadMeterTest, ParallelismScalesTheSamples) {
   LoadMeter::Params p = dynamic_params();
   p.parallelism = 4;  // four workers compute side by side, each at the measured rate
   LoadMeter m(p, nullptr);
-  m.on_effects(effects(kA, 1, 1, 1000, 1), 1);
+  three_samples(m, effects(kA, 1, 1, 1000, 1), 1);
   EXPECT_DOUBLE_EQ(m.capacity(), 4000);
 }
 
 TEST(LoadMeterTest, UtilizationIsNodeLoadOverCapacity) {
   LoadMeter m(dynamic_params(), nullptr);
-  m.on_effects(effects(kA, 300, 1, 2000, 1), 1);
+  three_samples(m, effects(kA, 300, 1, 2000, 1), 1);
   m.on_effects(effects(kB, 700, 0, 0), 1);
   EXPECT_DOUBLE_EQ(m.node_load(), 1000);
   EXPECT_DOUBLE_EQ(m.utilization(), 0.5);
@@ -161,15 +200,15 @@ TEST(LoadMeterTest, HomogeneousLoadIsBusySecondsPerStepAndCapacityOne) {
 TEST(LoadMeterTest, ExternalLoadIsNotCountedTwice) {
   // An unloaded machine does 1000 units/s; one competing process halves what a task gets.
   FakeExternalLoad ext;
-  LoadMeter m(dynamic_params(1000), ext.source());
+  LoadMeter m(dynamic_params(800), ext.source());
   ext.value = 1;
   m.sense(5);
   EXPECT_EQ(ext.asked_at, 5);
   EXPECT_DOUBLE_EQ(m.external_load(), 1);
-  EXPECT_DOUBLE_EQ(m.capacity(), 500);         // the static estimate drops at once
-  m.on_effects(effects(kA, 1, 1, 500, 1), 6);  // measured under that load: 500/s
-  EXPECT_DOUBLE_EQ(m.base_capacity(), 1000);   // normalised
-  EXPECT_DOUBLE_EQ(m.capacity(), 500);         // what a task gets now, not 250
+  EXPECT_DOUBLE_EQ(m.capacity(), 400);             // the static estimate drops at once
+  three_samples(m, effects(kA, 1, 1, 500, 1), 6);  // measured under that load: 500/s
+  EXPECT_DOUBLE_EQ(m.base_capacity(), 1000);       // normalised
+  EXPECT_DOUBLE_EQ(m.capacity(), 500);             // what a task gets now, not 250
   ext.value = 0;
   m.sense(7);
   EXPECT_DOUBLE_EQ(m.capacity(), 1000);  // the load went away: before any new sample
@@ -180,7 +219,7 @@ TEST(LoadMeterTest, ExternalLoadIsNotCountedTwice) {
 TEST(LoadMeterTest, SensingEveryFollowsMeasurementsAndLoad) {
   FakeExternalLoad ext;
   LoadMeter m(dynamic_params(), ext.source());
-  m.on_effects(effects(kA, 1, 1, 1000, 1), 1);
+  three_samples(m, effects(kA, 1, 1, 1000, 1), 1);
   m.on_effects(effects(kA, 1, 1, 3000, 1), 2);
   EXPECT_DOUBLE_EQ(m.capacity(), 2000);
   ext.value = 3;
@@ -198,9 +237,9 @@ TEST(LoadMeterTest, SensingOnceFreezesAfterTheFirstMeasuredStep) {
   EXPECT_DOUBLE_EQ(m.capacity(), 400);  // not yet measured: still follows the load
   ext.value = 0;
   m.sense(2);
-  m.on_effects(effects(kA, 1, 1, 2000, 1), 3);
+  three_samples(m, effects(kA, 1, 1, 2000, 1), 3);
   EXPECT_DOUBLE_EQ(m.capacity(), 2000);
-  m.on_effects(effects(kA, 1, 1, 500, 1), 4);
+  three_samples(m, effects(kA, 1, 1, 500, 1), 4);
   ext.value = 3;
   m.sense(5);
   EXPECT_DOUBLE_EQ(m.capacity(), 2000);    // frozen
@@ -237,6 +276,7 @@ TEST(LoadMeterTest, ForgetAndRetainDropTasksThatLeft) {
 
 TEST(LoadMeterTest, FinishedTaskLeavesButItsLastStepCounts) {
   LoadMeter m(dynamic_params(), nullptr);
+  three_samples(m, effects(kB, 1, 1, 1500), 1);
   HandlerEffects last = effects(kA, 300, 1, 1500, 1);
   last.finished = TaskFinished{};
   m.on_effects(last, 1);
@@ -245,7 +285,7 @@ TEST(LoadMeterTest, FinishedTaskLeavesButItsLastStepCounts) {
   EXPECT_DOUBLE_EQ(m.capacity(), 1500);
   HandlerEffects failed = effects(kB, 300, 0, 0);
   failed.error = "boom";
-  m.on_effects(failed, 2);
+  m.on_effects(failed, 2);  // kB leaves too
   EXPECT_EQ(m.node_load(), 0);
 }
 
@@ -274,13 +314,14 @@ TEST(LoadMeterTest, HomogeneousArrivalCountsItsSendersSecondsUntilAStepEnds) {
 
 TEST(LoadMeterTest, ShortStepsArePooledIntoOneSample) {
   LoadMeter m(dynamic_params(), nullptr);
-  // 3 ms steps at 1000 units/s, one slow outlier: nothing is measured until 0.2 s are pooled,
+  three_samples(m, effects(kB, 1, 1, 1000), 0);
+  // 3 ms steps at 1000 units/s, one slow outlier: nothing is sampled until 0.2 s are pooled,
   // then the sample is the pooled rate, not the last step's.
   for (int i = 0; i < 60; ++i) m.on_effects(effects(kA, 3, 0.003, 3, 1), i);
-  EXPECT_FALSE(m.measured());
-  m.on_effects(effects(kA, 3, 0.03, 3, 1), 60);  // 100 units/s, jitter
-  ASSERT_TRUE(m.measured());
-  EXPECT_NEAR(m.capacity(), 183.0 / 0.21, 1e-6);
+  EXPECT_DOUBLE_EQ(m.capacity(), 1000);
+  m.on_effects(effects(kA, 3, 0.03, 3, 1), 60);                            // 100 units/s, jitter
+  for (int i = 0; i < 2; ++i) m.on_effects(effects(kB, 1, 0.2, 100), 61);  // two slow windows
+  EXPECT_NEAR(m.capacity(), 0.5 * 183.0 / 0.21 + 0.5 * 1000, 1e-6);
 }
 
 TEST(LoadMeterTest, TasksThatHaveNotReportedCountWithTheMeanOfThoseThatHave) {

@@ -7,6 +7,8 @@
 // SVG plots under tests/bench/results/. Exit status: 0 when everything ran (missed targets are
 // reported, not fatal), 1 on an error, 2 on a usage error.
 #include <boost/program_options.hpp>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -38,6 +40,8 @@ struct Options {
   std::uint16_t base_port = 18100;
   std::set<std::string> only;
   double eff_min = 0.95;  // balance.eff_min of every daemon
+  fs::path keep_logs;     // copy each row's daemon logs under here (empty: don't)
+  std::vector<std::string> rows;  // figure rows to run besides no balancing (empty: all)
   bool wants(const std::string& part) const { return only.empty() || only.count(part) > 0; }
 };
 
@@ -163,6 +167,7 @@ void figure(const Options& o, TestbedSetup setup, const std::vector<double>& spe
   std::cout << title << ": ideal step " << fixed(ideal, 3) << " s, even placement "
             << fixed(unbalanced_model, 3) << " s" << std::endl;
   const std::uint64_t steps = o.quick ? 8 : setup.job.steps;
+  if (!o.keep_logs.empty()) setup.keep_logs = o.keep_logs / key;
   struct Scenario {
     TestbedRow row;
     std::string seed;
@@ -176,6 +181,13 @@ void figure(const Options& o, TestbedSetup setup, const std::vector<double>& spe
        seed_rows[3]},
   };
   if (o.quick) rows.erase(rows.begin() + 1, rows.begin() + 3);
+  // --row: no balancing stays (the base of the improvement), the others when named.
+  std::erase_if(rows, [&](const Scenario& s) {
+    if (o.rows.empty() || s.row.strategy == "none") return false;
+    return std::none_of(o.rows.begin(), o.rows.end(), [&](const std::string& r) {
+      return s.row.name.find(r) != std::string::npos;
+    });
+  });
   std::vector<Measured> results;
   for (const auto& r : rows) {
     results.push_back(measure(setup, r.row, report));
@@ -205,7 +217,8 @@ void figure(const Options& o, TestbedSetup setup, const std::vector<double>& spe
               << " | " << m.result.migrations << " | " << m.seed << " |\n";
   }
   const Measured& dynamic = results.back();
-  if (dynamic.result.error.empty() && results.front().result.error.empty()) {
+  if (dynamic.row.capacity == "dynamic" && dynamic.row.strategy == "diffusion" &&
+      dynamic.result.error.empty() && results.front().result.error.empty()) {
     const double pct = ideal / dynamic.steady;
     const double improvement = base / dynamic.steady;
     report.md << "\nTarget: dynamic capacities ≥ 90 % of ideal (≥ " << fixed(target_ratio, 1)
@@ -242,6 +255,7 @@ void figure(const Options& o, TestbedSetup setup, const std::vector<double>& spe
 void dynamic_load(const Options& o, TestbedSetup setup, Report& report) {
   const std::vector<double> speeds{8, 8, 8, 8};
   setup.job.particles = o.quick ? 20000 : 120000;
+  if (!o.keep_logs.empty()) setup.keep_logs = o.keep_logs / "dynamic";
   setup.job.tasks = o.quick ? 32 : 128;
   setup.job.cells = setup.job.tasks * 10;
   const std::string ramp = o.quick ? "0:1:1" : "20:10:2";  // start_s:ramp_s:level
@@ -398,6 +412,7 @@ int main(int argc, char** argv) {
   Options o;
   std::string out = std::string(DRIFT_SOURCE_DIR) + "/tests/bench/results";
   std::string base = std::string(DRIFT_SOURCE_DIR) + "/conf/local.conf";
+  std::string keep_logs;
   std::vector<std::string> only;
   int port = 18100;
   po::options_description d(
@@ -413,7 +428,12 @@ int main(int argc, char** argv) {
       "run only fig3, fig4, dynamic or traffic (repeatable)")(
       "eff-min", po::value<double>(&o.eff_min)->value_name("E"),
       "every daemon's balance.eff_min: balance when a group's U_avg / U_max is below E "
-      "(default 0.95)")("help,h", "show this help");
+      "(default 0.95)")(
+      "keep-logs", po::value<std::string>(&keep_logs)->value_name("DIR"),
+      "copy every row's daemon logs to DIR/<part>/<row>/node<K>.log")(
+      "row", po::value<std::vector<std::string>>(&o.rows)->composing()->value_name("TEXT"),
+      "in fig3 and fig4, run no balancing and the rows whose name contains TEXT (repeatable), "
+      "e.g. --row dynamic")("help,h", "show this help");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, d), vm);
@@ -442,6 +462,7 @@ int main(int argc, char** argv) {
   }
   o.out_dir = out;
   o.base_config = base;
+  o.keep_logs = keep_logs;
   o.base_port = static_cast<std::uint16_t>(port);
   o.only = {only.begin(), only.end()};
   return drift::bench::run(o);

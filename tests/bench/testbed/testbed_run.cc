@@ -1,8 +1,10 @@
 // Runs one testbed row (testbed_run.h).
 #include "tests/bench/testbed/testbed_run.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "tests/bench/bench_cluster.h"
@@ -48,6 +50,30 @@ JobSpec particle_spec(const ParticleJob& job, std::uint64_t steps) {
   return spec;
 }
 
+// Copies every daemon's log to keep/<row name>/nodeK.log (for reading the balancing rounds).
+// With samples.csv: t, then load, capacity and tasks of each node, as sampled.
+void keep_logs(const BenchCluster& cluster, const std::filesystem::path& keep,
+               const std::string& row, const std::vector<LoadSample>& samples) {
+  std::string name;
+  for (char c : row) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  std::error_code ec;
+  std::filesystem::create_directories(keep / name, ec);
+  std::ofstream csv(keep / name / "samples.csv");
+  for (const auto& s : samples) {
+    csv << s.t;
+    for (std::size_t k = 0; k < s.load.size(); ++k) {
+      csv << ',' << s.load[k] << ',' << (k < s.capacity.size() ? s.capacity[k] : 0) << ','
+          << (k < s.tasks.size() ? s.tasks[k] : 0);
+    }
+    csv << '\n';
+  }
+  for (int k = 1; k <= cluster.nodes(); ++k) {
+    std::filesystem::copy_file(cluster.log_file(k), keep / name / ("node" + std::to_string(k) + ".log"),
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) std::cerr << "cannot keep node " << k << "'s log: " << ec.message() << "\n";
+  }
+}
+
 }  // namespace
 
 RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
@@ -88,6 +114,7 @@ RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
   sampler.stop();
   r.samples = sampler.samples();
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  if (!setup.keep_logs.empty()) keep_logs(**cluster, setup.keep_logs, row.name, r.samples);
   if (!result) {
     r.error = describe_job(spec) + ": " + result.error() + "\nnode 1 log:\n" + (*cluster)->log_tail(1);
     return r;

@@ -38,6 +38,7 @@ struct TestbedSetup {
   double eff_min = 0.95;     // balance.eff_min
   int period_ms = 1000;      // balance.period_ms
   ParticleJob job;
+  std::filesystem::path keep_logs;  // when set, each row's daemon logs are copied to a folder here
 };
 
 struct RowResult {
