@@ -56,7 +56,8 @@ class BalancerService {
   // node/load_reservations.h), not from its offer: on a busy machine the task waits for the
   // worker before it is even offered (seconds, on a slow machine in a long step), and the
   // group's other senders must see the receiver's share taken meanwhile, or they fill it past
-  // its share and a later round moves the difference back.
+  // its share and a later round moves the difference back. It leaves this node's count only
+  // once the destination's heartbeats carry it (MigrationService::Params::reservation_grace).
   balance::NodeLoad expected_load() const;
 
  private:

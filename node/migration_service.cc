@@ -77,8 +77,9 @@ std::vector<TaskId> MigrationService::moving_tasks() const {
 
 std::vector<TaskId> MigrationService::leaving_tasks() const {
   std::vector<TaskId> out;
+  const Clock::time_point reserved = Clock::now() - params_.reservation_grace;
   for (const auto& [task, move] : outgoing_) {
-    if (move.accepted || move.basis.balance) out.push_back(task);
+    if (move.accepted || (move.basis.balance && move.began <= reserved)) out.push_back(task);
   }
   return out;
 }

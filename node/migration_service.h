@@ -37,6 +37,10 @@ class MigrationService {
     std::uint64_t memory_limit = 0;  // bytes of incoming state we take; 0: half the free memory
     // How long a balancing sender's reservation counts here without its offer (a lost one).
     std::chrono::milliseconds reservation_lifetime{30000};
+    // How long a balancing move still counts here after it was decided, until the destination's
+    // heartbeats carry its reservation (two heartbeat intervals): counted meanwhile on neither
+    // side, the group's other senders would see the group emptier than it is and all send.
+    std::chrono::milliseconds reservation_grace{200};
   };
   using IsAlive = std::function<bool(std::uint32_t)>;
   using FreeMemory = std::function<std::uint64_t()>;
@@ -78,8 +82,8 @@ class MigrationService {
   double move_seconds() const { return move_seconds_; }
   bool moving(TaskId task) const { return outgoing_.count(task) > 0; }
   std::vector<TaskId> moving_tasks() const;
-  // Moving tasks their destination counts already: balancing moves (reserved there as soon as
-  // they are decided) and moves it has accepted.
+  // Moving tasks their destination counts already: moves it has accepted, and balancing moves
+  // (reserved there when they are decided) once their reservation's grace has passed.
   std::vector<TaskId> leaving_tasks() const;
   // Load of balancing moves on their way here: reserved by their sender, or accepted here and
   // not installed yet.
