@@ -49,7 +49,7 @@ void BalancerService::arm() {
 
 balance::NodeLoad BalancerService::expected_load() const {
   double load = meter_.node_load() + migration_.incoming_balance_load();
-  for (TaskId t : migration_.accepted_tasks()) load -= meter_.task_load(t);
+  for (TaskId t : migration_.leaving_tasks()) load -= meter_.task_load(t);
   return {messenger_.self_id(), std::max(0.0, load), meter_.capacity()};
 }
 

@@ -50,12 +50,14 @@ class BalancerService {
   // One round now (the timer calls it; tests may too).
   void round();
   // This node's load as it will be once the moves under way are done — tasks leaving do not
-  // count once their destination has accepted them, balancing moves accepted here do — with its
-  // measured capacity. Advertised in heartbeats, so a machine shipping its queue away does not
-  // look overloaded to its group. A task whose move is not accepted yet still counts here: on a
-  // busy machine it waits for the worker before it is even offered (seconds, on a slow machine
-  // in a long step), and counted nowhere it would make the receivers look emptier than they
-  // are, so that the group's other senders filled them past their share.
+  // count, balancing moves reserved or accepted here do — with its measured capacity. Advertised
+  // in heartbeats, so a machine shipping its queue away does not look overloaded to its group.
+  // A balancing move counts at its destination from the moment it is decided (a reservation,
+  // node/load_reservations.h), not from its offer: on a busy machine the task waits for the
+  // worker before it is even offered (seconds, on a slow machine in a long step), and the
+  // group's other senders must see the receiver's share taken meanwhile, or they fill it past
+  // its share and a later round moves the difference back. It leaves this node's count only
+  // once the destination's heartbeats carry it (MigrationService::Params::reservation_grace).
   balance::NodeLoad expected_load() const;
 
  private:

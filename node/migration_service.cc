@@ -37,7 +37,8 @@ MigrationService::MigrationService(Messenger& messenger, TaskHost& host, Message
       params_(params),
       is_alive_(std::move(is_alive)),
       free_memory_(std::move(free)),
-      job_ended_(std::move(job_ended)) {}
+      job_ended_(std::move(job_ended)),
+      reservations_(params_.reservation_lifetime) {}
 
 void MigrationService::report(const MigrateCommand& cmd, bool ok, const std::string& reason,
                               std::uint64_t bytes, double seconds) {
@@ -74,16 +75,17 @@ std::vector<TaskId> MigrationService::moving_tasks() const {
   return out;
 }
 
-std::vector<TaskId> MigrationService::accepted_tasks() const {
+std::vector<TaskId> MigrationService::leaving_tasks() const {
   std::vector<TaskId> out;
+  const Clock::time_point reserved = Clock::now() - params_.reservation_grace;
   for (const auto& [task, move] : outgoing_) {
-    if (move.accepted) out.push_back(task);
+    if (move.accepted || (move.basis.balance && move.began <= reserved)) out.push_back(task);
   }
   return out;
 }
 
 double MigrationService::incoming_balance_load() const {
-  double sum = 0;
+  double sum = reservations_.load(Clock::now());
   for (const auto& [task, in] : incoming_) {
     if (in.offer.basis.balance) sum += in.offer.basis.task_load;
   }
@@ -115,7 +117,13 @@ void MigrationService::start(const MigrateCommand& cmd, const BalanceBasis& basi
     on_piece(task, attempt, index, std::move(piece));
   };
   sink.done = [this, task, attempt](Status st) { on_captured(task, attempt, st); };
+  const std::uint64_t epoch = out.epoch;
   outgoing_[task] = std::move(out);
+  if (basis.balance) {
+    BalanceReservation reservation{task, epoch, basis.task_load};
+    counters_.balance_bytes += encode(WireMessage(reservation)).size() + kFrameHeaderSize;
+    messenger_.send_to_node(cmd.dest, std::move(reservation));
+  }
   host_.capture(task, std::move(sink));
 }
 
@@ -190,6 +198,7 @@ void MigrationService::on_answer(const MigrationAnswer& answer, std::uint32_t fr
 }
 
 void MigrationService::on_done(const MigrationDone& done, std::uint32_t from) {
+  if (!done.ok) reservations_.release(done.task, done.epoch);
   auto it = outgoing_.find(done.task);
   if (it != outgoing_.end() && it->second.epoch == done.epoch && it->second.cmd.dest == from) {
     return finish(
@@ -219,7 +228,8 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason,
   double seconds = std::chrono::duration<double>(Clock::now() - out.began).count();
   if (!ok) {
     out.cancel->store(true, std::memory_order_release);  // a capture still writing stops
-    if (out.offered && tell_destination) {
+    // Not offered yet, a balancing move is still reserved there: that ends too.
+    if ((out.offered || out.basis.balance) && tell_destination) {
       messenger_.send_to_node(out.cmd.dest, MigrationDone{task, out.epoch, false, reason});
     }
     host_.resume(task);
@@ -270,7 +280,14 @@ std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer
   return std::nullopt;
 }
 
+void MigrationService::on_reservation(const BalanceReservation& reservation,
+                                      std::uint32_t from) {
+  if (!params_.accept) return;  // its offer will be refused
+  reservations_.reserve(from, reservation.task, reservation.epoch, reservation.load, Clock::now());
+}
+
 void MigrationService::on_offer(const MigrationOffer& offer, std::uint32_t from) {
+  reservations_.release(offer.task, offer.epoch);  // the offer counts from here on, or is refused
   if (auto why = refusal(offer)) {
     spdlog::info("refused task {} from node {}: {}", task_name(offer.task), from, *why);
     return messenger_.send_to_node(from, MigrationAnswer{offer.task, offer.epoch, false, *why});
@@ -367,6 +384,7 @@ void MigrationService::installed(TaskId task, std::uint64_t attempt, Status stat
 }
 
 void MigrationService::drop_job(std::uint64_t job) {
+  reservations_.drop_job(job);
   for (auto it = incoming_.begin(); it != incoming_.end();) {
     auto here = it++;
     if (here->first.job == job) drop_incoming(here, "the job ended");
@@ -384,6 +402,7 @@ void MigrationService::on_node_dead(std::uint32_t node) {
     if (out.cmd.dest == node) stuck.push_back(task);
   }
   for (TaskId t : stuck) finish(t, false, "node " + std::to_string(node) + " died");
+  reservations_.drop_from(node);
   for (auto it = incoming_.begin(); it != incoming_.end();) {
     auto here = it++;
     if (here->second.from == node) drop_incoming(here, "node " + std::to_string(node) + " died");

@@ -20,6 +20,7 @@
 #include "migration/location_cache.h"
 #include "migration/state_transfer.h"
 #include "node/application.h"
+#include "node/load_reservations.h"
 #include "node/message_router.h"
 #include "node/messenger.h"
 #include "node/task_host.h"
@@ -34,6 +35,12 @@ class MigrationService {
     std::uint32_t chunk_bytes = kDefaultChunkBytes;
     bool accept = true;              // take tasks from other nodes at all
     std::uint64_t memory_limit = 0;  // bytes of incoming state we take; 0: half the free memory
+    // How long a balancing sender's reservation counts here without its offer (a lost one).
+    std::chrono::milliseconds reservation_lifetime{30000};
+    // How long a balancing move still counts here after it was decided, until the destination's
+    // heartbeats carry its reservation (two heartbeat intervals): counted meanwhile on neither
+    // side, the group's other senders would see the group emptier than it is and all send.
+    std::chrono::milliseconds reservation_grace{200};
   };
   using IsAlive = std::function<bool(std::uint32_t)>;
   using FreeMemory = std::function<std::uint64_t()>;
@@ -50,13 +57,16 @@ class MigrationService {
   void on_done(const MigrationDone& done, std::uint32_t from);
   void on_offer(const MigrationOffer& offer, std::uint32_t from);
   void on_chunk(const ChunkView& chunk, std::uint32_t from);
+  // A balancing sender decided to move a task here; its offer follows (load_reservations.h).
+  void on_reservation(const BalanceReservation& reservation, std::uint32_t from);
   // A peer died: moves to it resume here, moves from it are dropped.
   void on_node_dead(std::uint32_t node);
   // The job is over: state arriving for it is dropped.
   void drop_job(std::uint64_t job);
   void set_accepting(bool accept) { params_.accept = accept; }
   // The balancer moves a task that lives here; the offer carries the sender's view (`basis`) so
-  // the destination can re-check it with `balance_check` (a reason refuses the move).
+  // the destination can re-check it with `balance_check` (a reason refuses the move). The
+  // destination is told at once (a reservation) and counts the task's load from then on.
   void move(TaskId task, std::uint32_t dest, const BalanceBasis& basis);
   using BalanceCheck = std::function<std::optional<std::string>(const BalanceBasis&)>;
   void set_balance_check(BalanceCheck check) { balance_check_ = std::move(check); }
@@ -72,9 +82,11 @@ class MigrationService {
   double move_seconds() const { return move_seconds_; }
   bool moving(TaskId task) const { return outgoing_.count(task) > 0; }
   std::vector<TaskId> moving_tasks() const;
-  // Moving tasks whose destination has accepted them: it counts them from then on.
-  std::vector<TaskId> accepted_tasks() const;
-  // Load of balancing moves accepted here whose state has not been installed yet.
+  // Moving tasks their destination counts already: moves it has accepted, and balancing moves
+  // (reserved there when they are decided) once their reservation's grace has passed.
+  std::vector<TaskId> leaving_tasks() const;
+  // Load of balancing moves on their way here: reserved by their sender, or accepted here and
+  // not installed yet.
   double incoming_balance_load() const;
   // The task's state is on its way here: messages for it should wait, not ask the home.
   bool arriving(TaskId task) const { return incoming_.count(task) > 0; }
@@ -140,6 +152,7 @@ class MigrationService {
   double move_seconds_ = 0;
   std::uint64_t attempts_ = 0;  // moves started here, and moves accepted here
   std::map<TaskId, Incoming> incoming_;
+  LoadReservations reservations_;
 };
 
 }  // namespace drift

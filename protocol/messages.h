@@ -561,6 +561,23 @@ struct BalanceRequest {
   }
 };
 
+// Balancing sender -> destination, as soon as the move is decided: count this task's load as on
+// its way here (node/load_reservations.h). The offer follows once the sender's worker reaches the
+// task, which on a busy slow machine takes seconds; it, or the sender's MigrationDone giving the
+// move up, ends the reservation.
+struct BalanceReservation {
+  static constexpr MsgType kType = MsgType::kBalanceReservation;
+  TaskId task;
+  std::uint64_t epoch = 0;  // the task's move count once it arrives, as its offer will say
+  double load = 0;          // the task's load in the sender's units
+
+  friend bool operator==(const BalanceReservation&, const BalanceReservation&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(task, epoch, load);
+  }
+};
+
 using WireMessage =
     std::variant<Hello, HelloAuth, Heartbeat, ProbeRequest, ProbeAck, TaskMessage, CreateTasks,
                  TasksCreated, StartJob, ReductionContribution, ReductionResult, TaskFinished,
@@ -571,6 +588,6 @@ using WireMessage =
                  BalanceRequest, JobNotice, CheckpointCopy, CheckpointAck, CheckpointCommit,
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
-                 DeputyOrder, CheckpointOffer>;
+                 DeputyOrder, CheckpointOffer, BalanceReservation>;
 
 }  // namespace drift

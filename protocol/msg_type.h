@@ -49,6 +49,7 @@ enum class MsgType : std::uint16_t {
   kJobAttach = 66,
   // balancing (DESIGN.md §8)
   kBalanceRequest = 60,
+  kBalanceReservation = 80,
   // owner reclaim (DESIGN.md §9), client <-> daemon
   kOwnerRequest = 64,
   kOwnerReply = 65,

@@ -109,6 +109,8 @@ const char* to_string(MsgType t) {
       return "TasksReply";
     case MsgType::kBalanceRequest:
       return "BalanceRequest";
+    case MsgType::kBalanceReservation:
+      return "BalanceReservation";
     case MsgType::kJobNotice:
       return "JobNotice";
     case MsgType::kCheckpointCopy:

@@ -120,6 +120,7 @@ std::vector<SampleMessage> build() {
                                2,
                                17}},
       {"balance_request", BalanceRequest{4, 120.5, 80, 6.8}},
+      {"balance_reservation", BalanceReservation{{9, 3}, 2, 12.5}},
       {"job_notice", JobNotice{9, JobNoticeKind::kRecovered, 8, 240, 10, 0.375,
                                "node 8 (pc-8) died; rolled back to step 240"}},
       {"checkpoint_copy", CheckpointCopy{{9, 3}, 2, 240, 7, 4, 8, {0x00, 0x01, 0xfe, 0xff}}},
