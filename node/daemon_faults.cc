@@ -65,7 +65,11 @@ void Daemon::fence(const std::string& reason) {
   // The jobs go on elsewhere (rolled back by their roots, or by the deputies of those rooted
   // here), and may be rolled back onto this node again once it has rejoined: they are dropped
   // here, not ended.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> roots;  // (root, job) of tasks dropped
   for (std::uint64_t job : jobs) {
+    if (auto info = host_.job_info(job); info && info->root != config_.node_id) {
+      roots.emplace_back(info->root, job);
+    }
     reset_job(job);
     host_.end(job);
     orphans_.erase(job);
@@ -83,6 +87,12 @@ void Daemon::fence(const std::string& reason) {
   // would not take them over by itself. Sent as the new incarnation, which no node has declared
   // dead.
   for (const auto& [deputy, job] : handovers) send_to_node(deputy, DeputyOrder{job, true});
+  // A root that did not see us declared dead (only some node did, e.g. one that came back from
+  // a partition) would wait for the tasks dropped here until its stall watchdog: tell it.
+  for (const auto& [root, job] : roots) {
+    send_to_node(root, NodeLeaving{job, config_.node_id, "it was declared dead by some node and "
+                                                         "fenced itself, dropping its tasks"});
+  }
 }
 
 void Daemon::on_transition(const MemberTransition& t) {

@@ -216,6 +216,9 @@ void JobCoordinator::sweep_awaiting(Job& job, Clock::time_point now) {
 void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
   Job* job = find(leaving.job);
   if (!job) return;
+  // Already recovered without it, or recovering because it died.
+  if (!job->nodes.count(leaving.node)) return;
+  if (job->recovering && job->recovering->failed_node == leaving.node) return;
   recover(*job, leaving.node, "node " + std::to_string(leaving.node) + " left: " + leaving.reason);
 }
 

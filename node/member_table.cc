@@ -135,6 +135,12 @@ std::vector<MemberTransition> MemberTable::tick(TimePoint now) {
   refresh_monitoring(now);
   std::vector<MemberTransition> out;
   const bool quorum = has_quorum();
+  if (quorum && !had_quorum_) {
+    for (auto& [id, m] : members_) {
+      if (m.info.state == MemberState::kSuspect) m.suspect_since = now;
+    }
+  }
+  had_quorum_ = quorum;
   for (auto& [id, m] : members_) {
     if (!m.detector) continue;
     if (auto t = detect(m, now, quorum)) out.push_back(*t);

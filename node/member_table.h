@@ -72,8 +72,10 @@ class MemberTable {
                                           const LoadIndex& load, TimePoint now);
 
   // Advances failure detection for our local group: alive -> suspect when phi >= threshold,
-  // suspect -> dead after suspect_timeout without a heartbeat, but only while we have a quorum.
-  // Call every heartbeat interval.
+  // suspect -> dead after suspect_timeout without a heartbeat, but only while we have a quorum;
+  // when we regain one (we were on the cut-off side of a partition), every suspect's timeout
+  // starts over: its silence while we were cut off says nothing about it. Call every heartbeat
+  // interval.
   std::vector<MemberTransition> tick(TimePoint now);
 
   // Whether this node sees a majority of the members not yet dead (itself included) alive — or
@@ -135,6 +137,7 @@ class MemberTable {
   std::uint32_t self_id_;
   PhiAccrualDetector::Params detector_params_;
   std::chrono::milliseconds suspect_timeout_;
+  bool had_quorum_ = true;  // at the last tick
   std::size_t group_size_;
   std::uint64_t identity_since_;  // our incarnation when this process started or last fenced
   std::map<std::uint32_t, Member> members_;  // including self

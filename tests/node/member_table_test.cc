@@ -193,6 +193,34 @@ TEST(MemberTableTest, AMinorityDoesNotDeclareTheMajorityDead) {
   for (std::uint32_t id : {1u, 2u, 3u}) EXPECT_EQ(state_of(t, id), State::kSuspect) << id;
 }
 
+TEST(MemberTableTest, AMinorityThatHealsGivesItsSuspectsAFreshTimeout) {
+  MemberTable t = ring(4, 5);  // node 4, cut off with node 5 for 5 s
+  for (std::uint32_t id : {1u, 2u, 3u, 5u}) t.heartbeat(id, 1, {}, kT0);
+  silence_all_but(t, {5}, 5000);
+  ASSERT_EQ(state_of(t, 2), State::kSuspect);
+  // The partition heals: 1 and 3 are heard at once, 2's first heartbeat is a little late.
+  const TimePoint healed = kT0 + milliseconds(5100);
+  t.heartbeat(1, 1, {}, healed);
+  t.heartbeat(3, 1, {}, healed);
+  t.heartbeat(5, 1, {}, healed);
+  EXPECT_TRUE(t.tick(healed).empty());
+  EXPECT_TRUE(t.has_quorum());
+  EXPECT_EQ(state_of(t, 2), State::kSuspect) << "declared dead on a timeout that ran out while "
+                                                "we could not see it";
+  t.heartbeat(2, 1, {}, healed + kSuspectTimeout - milliseconds(100));
+  EXPECT_EQ(state_of(t, 2), State::kAlive);
+  // Silent for a whole timeout after we regained the quorum: dead.
+  MemberTable u = ring(4, 5);
+  for (std::uint32_t id : {1u, 2u, 3u, 5u}) u.heartbeat(id, 1, {}, kT0);
+  silence_all_but(u, {5}, 5000);
+  for (std::uint32_t id : {1u, 3u, 5u}) u.heartbeat(id, 1, {}, healed);
+  u.tick(healed);
+  EXPECT_EQ(state_of(u, 2), State::kSuspect);
+  for (std::uint32_t id : {1u, 3u, 5u}) u.heartbeat(id, 1, {}, healed + kSuspectTimeout);
+  u.tick(healed + kSuspectTimeout);
+  EXPECT_EQ(state_of(u, 2), State::kDead);
+}
+
 TEST(MemberTableTest, AMajorityDeclaresTheMinorityDead) {
   MemberTable t = ring(1, 5);  // we are node 1, with 2 and 3; 4 and 5 are cut off
   for (std::uint32_t id : {2u, 3u, 4u, 5u}) t.heartbeat(id, 1, {}, kT0);
