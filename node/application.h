@@ -35,6 +35,10 @@ class Application {
   // One op per reduced value, in order. Root combines contributions in task-index order, so the
   // combined values are the same for any placement.
   virtual std::vector<ReduceOp> reduction_ops() const = 0;
+  // How many of the spec's tasks start with no work: the last indices, spare until a split
+  // gives one half of a task's work (Task::regrain). Every task still contributes to every
+  // reduction (a spare one the ops' identity) and finishes.
+  virtual std::uint32_t spare_tasks(const JobSpec& /*spec*/) const { return 0; }
   // results[i] is what task i passed to ctx.finish().
   virtual Result<JobOutcome> combine(const JobSpec& spec,
                                      const std::vector<std::vector<std::uint8_t>>& results) const = 0;

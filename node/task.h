@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "protocol/archives.h"
@@ -32,7 +33,18 @@ class Task {
   virtual void reduced(Context& ctx, std::uint64_t step, const std::vector<double>& values) = 0;
   // Abstract, machine-independent load (cells, particles, ...).
   virtual double load() const = 0;
+
+  // Granularity (DESIGN.md §8). Read by the runtime after every handler, like load(). A task
+  // that could hand half its work to a spare task of the job:
   virtual bool can_split() const { return false; }
+  // A task of the job this one could absorb whole, if both sat on one node; nullopt: none.
+  virtual std::optional<std::uint32_t> merge_partner() const { return std::nullopt; }
+  // The root's changes of the job's decomposition after `step`: called on every task of the
+  // job with the same list, just before reduced(step) (and not again when a rollback resends
+  // that reduction). A change the application cannot apply is ignored by every task alike,
+  // decided from what all of them know. Spare tasks (Application::spare_tasks) get them too.
+  virtual void regrain(Context& /*ctx*/, std::uint64_t /*step*/,
+                       const std::vector<GrainChange>& /*changes*/) {}
 
   // Whole task state, endian- and word-size-neutral (protocol/archives.h).
   virtual void save_state(PortableOutputArchive& ar) const = 0;

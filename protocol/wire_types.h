@@ -54,6 +54,26 @@ enum class OwnerState : std::uint8_t {
 inline constexpr std::uint8_t kOwnerStateMax = 3;
 const char* to_string(OwnerState s);
 
+// A change of a job's decomposition (DESIGN.md §8, granularity), announced by the job's root
+// with one step's reduction and applied by every task of the job just before it takes it.
+enum class GrainKind : std::uint8_t { kSplit = 0, kMerge = 1 };
+inline constexpr std::uint8_t kGrainKindMax = 1;
+const char* to_string(GrainKind k);
+
+struct GrainChange {
+  GrainKind kind = GrainKind::kSplit;
+  std::uint32_t task = 0;     // split: the task that gives half its work; merge: the one that absorbs
+  std::uint32_t partner = 0;  // split: the spare task that takes that half; merge: the one absorbed,
+                              // which becomes spare
+
+  friend bool operator==(const GrainChange&, const GrainChange&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    wire_enum<kGrainKindMax>(ar, kind);
+    ar(task, partner);
+  }
+};
+
 // The load index a node advertises in its heartbeats (DESIGN.md §5).
 struct LoadIndex {
   double task_load = 0;        // abstract load of all hosted tasks
