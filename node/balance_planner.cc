@@ -96,9 +96,84 @@ void move_single_tasks(const RoundInput& input, const PlannerParams& params, dou
   }
 }
 
+// Once whole tasks can do no more: this node is still the busiest of the group as the moves
+// leave it, and out of balance, but no task of its can go anywhere without making its receiver
+// the new bottleneck. Half of the largest task that can split may: the split is asked for when
+// that half's move would lower the peak of this node and the receiver and pay for itself
+// (Lee's criterion, as for moves). The half moves in a later round, or at once when the root
+// finds a spare task on the receiver.
+std::optional<PlannedSplit> plan_split(const RoundInput& input, const PlannerParams& params,
+                                       double balanced, double efficiency,
+                                       const std::vector<NodeLoad>& after,
+                                       const std::vector<bool>& taken) {
+  if (balance::utilization(after[0]) < max_utilization(after) ||
+      balance::own_efficiency(after[0], balanced) >= params.eff_min) {
+    return std::nullopt;
+  }
+  std::size_t task = input.tasks.size();
+  for (std::size_t i = 0; i < input.tasks.size(); ++i) {
+    if (!taken[i] && input.tasks[i].splittable && input.tasks[i].load > 0 &&
+        (task == input.tasks.size() || input.tasks[i].load > input.tasks[task].load)) {
+      task = i;
+    }
+  }
+  if (task == input.tasks.size()) return std::nullopt;
+  const double half = input.tasks[task].load / 2;
+  std::size_t best = 0;
+  double best_u = 0;
+  for (std::size_t j = 1; j < after.size(); ++j) {
+    if (!balance::lowers_peak(after[0], after[j], half)) continue;
+    const double u = balance::utilization(after[j].load + half, after[j].capacity);
+    if (best == 0 || u < best_u) best = j, best_u = u;
+  }
+  if (best == 0) return std::nullopt;
+  const double steps_left = input.tasks[task].steps_left < 0 ? 1e6 : input.tasks[task].steps_left;
+  NodeLoad sender = after[0], receiver = after[best];
+  const double before = std::max(balance::utilization(sender), balance::utilization(receiver));
+  sender.load -= half;
+  receiver.load += half;
+  const double later = std::max(balance::utilization(sender), balance::utilization(receiver));
+  balance::ProfitInputs profit{efficiency, params.eff_min, before, later, steps_left,
+                               input.move_seconds};
+  if (!balance::profitable(profit)) return std::nullopt;
+  return PlannedSplit{input.tasks[task].id, after[best].id};
+}
+
+// Pairs of tasks hosted here that can become one again (each task at most once).
+std::vector<std::pair<TaskId, TaskId>> plan_merges(const RoundInput& input) {
+  std::vector<std::pair<TaskId, TaskId>> out;
+  std::vector<TaskId> used;
+  auto is_used = [&](TaskId t) { return std::find(used.begin(), used.end(), t) != used.end(); };
+  for (const TaskView& t : input.tasks) {
+    if (!t.merge_partner || is_used(t.id)) continue;
+    const TaskId partner{t.id.job, *t.merge_partner};
+    const bool here = std::any_of(input.tasks.begin(), input.tasks.end(),
+                                  [&](const TaskView& v) { return v.id == partner; });
+    if (!here || partner == t.id || is_used(partner)) continue;
+    out.emplace_back(t.id, partner);
+    used.push_back(t.id);
+    used.push_back(partner);
+  }
+  return out;
+}
+
+RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params);
+
 }  // namespace
 
+// A node that has nothing to send merges what it can: fewer, larger tasks exchange fewer
+// messages, and a split can be asked for again should the balance need it.
 RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
+  RoundPlan plan = plan_moves(input, params);
+  if (plan.moves.empty() && plan.splits.empty() && plan.requests.empty() && !plan.sending) {
+    plan.merges = plan_merges(input);
+  }
+  return plan;
+}
+
+namespace {
+
+RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params) {
   RoundPlan plan;
   std::vector<NodeLoad> group{input.self};
   group.insert(group.end(), input.peers.begin(), input.peers.end());
@@ -128,6 +203,7 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
                             {params.eff_min, params.hysteresis})) {
     return plan;
   }
+  plan.sending = true;
   std::vector<NodeLoad> after = group;
   std::vector<bool> taken(input.tasks.size(), false);
   // Every member of the group above the mean sends at once, each from its own view: a receiver
@@ -172,6 +248,11 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
   // Tasks are coarse: transfers that each come to less than a task move nothing, and a slow
   // machine left with a few tasks too many would shed them one round at a time.
   move_single_tasks(input, params, mean, after, taken, plan.moves);
+  if (plan.moves.size() < params.max_moves) {
+    if (auto split = plan_split(input, params, mean, plan.efficiency, after, taken)) {
+      plan.splits.push_back(*split);
+    }
+  }
   // Lee's criterion: the time the moves win on the step of the busiest of this node and its
   // receivers, over the steps the job has left, must exceed what the moves cost (the job waits
   // for a moving task about as long as the move takes). Other members are not ours to improve:
@@ -195,6 +276,8 @@ RoundPlan plan_round(const RoundInput& input, const PlannerParams& params) {
   if (!plan.moves.empty() && !balance::profitable(profit)) plan.moves.clear();
   return plan;
 }
+
+}  // namespace
 
 std::vector<PlannedMove> answer_request(const NodeLoad& self, const NodeLoad& receiver,
                                         double amount, const std::vector<TaskView>& tasks,

@@ -5,11 +5,17 @@
 // the slowest member's step), the strategy's transfers (balancer/), knapsack selection with a
 // locality term, and no oscillation (Lee's condition: a receiver ends below this node's
 // utilization before the move, balance::lowers_peak).
+// Granularity: when no selection can meet a transfer because every task is too large to move
+// without making its receiver the new bottleneck, it asks for the largest task that can split
+// to be split, its half meant for the receiver; a node with nothing to send merges two of its
+// tasks that can become one again.
 // Receiver-initiated diffusion plans the other way round: what this node asks each neighbour for.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "balancer/load_graph.h"
@@ -31,12 +37,20 @@ struct TaskView {
   double load = 0;                           // in the balancer's units (meter.task_load)
   std::map<std::uint32_t, double> partners;  // node -> messages this task sent to tasks there
   double steps_left = -1;                    // of its job; -1: unknown (counted as many)
+  bool splittable = false;                   // Task::can_split
+  std::optional<std::uint32_t> merge_partner{};  // Task::merge_partner
 };
 
 struct PlannedMove {
   TaskId task;
   std::uint32_t dest = 0;
   double load = 0;
+};
+
+// Split `task` in two; the half is for node `dest`.
+struct PlannedSplit {
+  TaskId task;
+  std::uint32_t dest = 0;
 };
 
 struct RoundInput {
@@ -52,6 +66,9 @@ struct RoundPlan {
   bool balance_needed = false;           // efficiency < eff_min
   std::vector<PlannedMove> moves;        // push strategies
   std::vector<balance::Transfer> requests;  // RID: `from` is the index in peers to ask, amount
+  bool sending = false;                     // this node is out of balance and sends
+  std::vector<PlannedSplit> splits;         // at most one a round
+  std::vector<std::pair<TaskId, TaskId>> merges;  // (absorbs, absorbed), both hosted here
 };
 
 RoundPlan plan_round(const RoundInput& input, const PlannerParams& params);

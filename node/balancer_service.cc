@@ -79,6 +79,13 @@ std::vector<TaskView> BalancerService::movable_tasks() const {
     if (!(load > 0)) continue;
     const TaskMeasure* measure = meter_.task(id);
     TaskView view{id, load, {}, measure ? measure->steps_left : -1};
+    if (!asked_lately(id)) {
+      const TaskGrain grain = host_.grain(id);
+      view.splittable = grain.splittable;
+      if (grain.merge_partner && !asked_lately(TaskId{id.job, *grain.merge_partner})) {
+        view.merge_partner = grain.merge_partner;
+      }
+    }
     for (const auto& [partner, count] : partners_.partners(id)) {
       if (host_.hosts(partner)) {
         view.partners[self] += count;
@@ -118,6 +125,7 @@ void BalancerService::round() {
   if (input.peers.empty()) return;
   RoundPlan plan = plan_round(input, params_.planner);
   settled_ = plan.moves.empty();
+  send_grain_requests(plan);
   for (const auto& r : plan.requests) {
     const balance::NodeLoad& from = input.peers[r.from];
     BalanceRequest req{messenger_.self_id(), r.amount, input.self.load, input.self.capacity};
@@ -138,6 +146,39 @@ void BalancerService::send_moves(const std::vector<PlannedMove>& moves) {
   for (const auto& m : moves) {
     migration_.move(m.task, m.dest, BalanceBasis{true, m.load, self.load, self.capacity});
     ++counters_.balance_moves;
+  }
+}
+
+// A split or merge takes effect after the job's next step, which on a slow machine may be
+// seconds away: a task named lately is not named again for this many rounds.
+constexpr std::uint64_t kGrainPatience = 5;
+
+bool BalancerService::asked_lately(TaskId task) const {
+  auto it = grain_asked_.find(task);
+  return it != grain_asked_.end() && rounds_ - it->second < kGrainPatience;
+}
+
+void BalancerService::send_grain_requests(const RoundPlan& plan) {
+  std::erase_if(grain_asked_, [&](const auto& e) { return rounds_ - e.second >= kGrainPatience; });
+  auto ask = [&](TaskId task, GrainChange change, std::uint32_t dest) {
+    auto job = host_.job_info(task.job);
+    if (!job) return;
+    GrainRequest req{task.job, change, dest};
+    counters_.balance_bytes += encode(WireMessage(req)).size() + kFrameHeaderSize;
+    messenger_.send_to_node(job->root, std::move(req));
+  };
+  for (const PlannedSplit& s : plan.splits) {
+    spdlog::info("balance round {}: no task fits the transfer to node {}; asking to split task "
+                 "{}:{} (load {:.4g})",
+                 rounds_, s.dest, s.task.job, s.task.index, meter_.task_load(s.task));
+    grain_asked_[s.task] = rounds_;
+    ask(s.task, GrainChange{GrainKind::kSplit, s.task.index, 0}, s.dest);
+  }
+  for (const auto& [into, absorbed] : plan.merges) {
+    spdlog::info("balance round {}: tasks {}:{} and {} are both here; asking to merge them",
+                 rounds_, into.job, into.index, absorbed.index);
+    grain_asked_[into] = grain_asked_[absorbed] = rounds_;
+    ask(into, GrainChange{GrainKind::kMerge, into.index, absorbed.index}, 0);
   }
 }
 

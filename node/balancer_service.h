@@ -3,13 +3,15 @@
 // which of its tasks go where (or, for receiver-initiated diffusion, what to ask each neighbour
 // for), and starts those migrations. It waits while its own moves are under way, so it never
 // decides twice on the same excess. As a receiver it re-checks every balancing offer against its
-// own newer view, counting work already on its way here. Network thread only.
+// own newer view, counting work already on its way here. Splits and merges the planner asks for
+// go to the job's root, which announces them with the next step's reduction. Network thread only.
 #pragma once
 
 #include <asio.hpp>
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +67,8 @@ class BalancerService {
   std::vector<balance::NodeLoad> peers() const;
   std::vector<TaskView> movable_tasks() const;
   void send_moves(const std::vector<PlannedMove>& moves);
+  void send_grain_requests(const RoundPlan& plan);
+  bool asked_lately(TaskId task) const;
 
   asio::io_context& io_;
   Params params_;
@@ -83,6 +87,9 @@ class BalancerService {
   // The last round that planned sent nothing (balancer/send_trigger.h); so it starts: a node
   // sends at first only when it is out of balance past the hysteresis.
   bool settled_ = true;
+  // Tasks named in a split or merge request, with the round: the change takes effect only after
+  // the job's next step, so they are not named again for a few rounds.
+  std::map<TaskId, std::uint64_t> grain_asked_;
 };
 
 }  // namespace drift

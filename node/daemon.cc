@@ -375,7 +375,8 @@ void Daemon::on_create(const CreateTasks& req) {
 void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
   if (ended_jobs_.contains(r.job)) return;
   if (host_.knows_job(r.job) && host_.generation(r.job) != r.generation) return;
-  auto values = std::make_shared<const std::vector<std::uint8_t>>(encode_portable(r.values));
+  auto values = std::make_shared<const std::vector<std::uint8_t>>(
+      encode_portable(ReducedPayload{r.values, r.changes}));
   for (std::uint32_t index : r.tasks) {
     router_.route(
         reduction_message(TaskId{r.job, index}, r.step, values, r.generation, r.checkpoint), from);

@@ -68,6 +68,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_task_failed(from, m);
         } else if constexpr (std::is_same_v<T, BalanceRequest>) {
           balancer_.on_request(m);
+        } else if constexpr (std::is_same_v<T, GrainRequest>) {
+          coordinator_.on_grain_request(m);
         } else if constexpr (std::is_same_v<T, BalanceReservation>) {
           migration_.on_reservation(m, from);
         } else if constexpr (std::is_same_v<T, CheckpointCopy>) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 #include "node/placement.h"
 
@@ -51,13 +52,20 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   for (const auto& c : candidates) {
     if (c.available) nodes.emplace_back(c.node_id, c.capacity);
   }
-  std::uint32_t chaos = 0;
-  if (auto it = spec.runtime.find("chaos_migrations"); it != spec.runtime.end()) {
+  std::uint32_t chaos = 0, chaos_grain = 0;
+  for (auto [key, value, what] :
+       {std::tuple{"chaos_migrations", &chaos, "tasks to move"},
+        std::tuple{"chaos_grain", &chaos_grain, "splits or merges to ask for"}}) {
+    auto it = spec.runtime.find(key);
+    if (it == spec.runtime.end()) continue;
     try {
-      chaos = static_cast<std::uint32_t>(std::stoul(it->second));
+      std::size_t end = 0;
+      const unsigned long n = std::stoul(it->second, &end);
+      if (end != it->second.size() || n > 1000000) throw std::out_of_range(it->second);
+      *value = static_cast<std::uint32_t>(n);
     } catch (const std::exception&) {
-      return reply(client, JobFailed{0, "chaos_migrations = '" + it->second +
-                                            "': expected a number of tasks to move per step"});
+      return reply(client, JobFailed{0, std::string(key) + " = '" + it->second +
+                                            "': expected a number of " + what + " per step"});
     }
   }
   if (auto it = spec.runtime.find("placement"); it != spec.runtime.end()) {
@@ -70,13 +78,15 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   }
   auto policy = checkpoint_policy(spec);
   if (!policy) return reply(client, JobFailed{0, policy.error()});
-  std::vector<std::uint32_t> placement = place_by_capacity(spec.tasks, nodes);
+  std::vector<std::uint32_t> placement = place_job(spec.tasks, app->spare_tasks(spec), nodes);
   if (placement.size() != spec.tasks) {
     return reply(client, JobFailed{0, "no live, available node with capacity to place the tasks on"});
   }
   Job job;
   job.id = next_job_id();
   job.chaos_migrations = chaos;
+  job.chaos_grain = chaos_grain;
+  job.grain.emplace(spec.tasks, app->spare_tasks(spec));
   job.spec = spec;
   job.app = app;
   job.client = client;
@@ -140,32 +150,55 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
   job.step_began = now;
   job.progress = now;
   job.steps_done = std::max(job.steps_done, step + 1);
-  send_reduction(job, step, values, checkpoint_due(job, step, values));
+  // No change after the last step: every task finishes with it.
+  std::vector<GrainChange> changes;
+  if (step + 1 < job.spec.steps) {
+    if (job.chaos_grain > 0) job.grain->stir(job.chaos_grain, [this] { return chaos_random(); });
+    changes = job.grain->take(step, [&](std::uint32_t index) {
+      auto loc = locations_.lookup(TaskId{job.id, index});
+      return loc ? loc->node : 0u;
+    });
+    for (const GrainChange& c : changes) {
+      spdlog::info("job {:#x}: after step {}, task {} {}s {} task {}", job.id, step, c.task,
+                   to_string(c.kind), c.kind == GrainKind::kSplit ? "with" : "", c.partner);
+    }
+  }
+  send_reduction(job, step, values, checkpoint_due(job, step, values), changes);
   reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
   if (job.chaos_migrations > 0 && step + 1 < job.spec.steps) stir(job);
 }
 
+void JobCoordinator::on_grain_request(const GrainRequest& request) {
+  Job* job = find(request.job);
+  if (!job || job->recovering) return;
+  job->grain->request(request.change, request.dest);
+}
+
 // One message per node, naming the tasks the home believes live there; nodes route on.
 void JobCoordinator::send_reduction(const Job& job, std::uint64_t step,
-                                    const std::vector<double>& values, bool checkpoint) {
+                                    const std::vector<double>& values, bool checkpoint,
+                                    const std::vector<GrainChange>& changes) {
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
   for (const auto& [index, loc] : locations_.job(job.id)) by_node[loc.node].push_back(index);
   for (auto& [node, tasks] : by_node) {
     messenger_.send_to_node(node, ReductionResult{job.id, step, values, std::move(tasks),
-                                                  job.generation, checkpoint});
+                                                  job.generation, checkpoint, changes});
   }
+}
+
+// xorshift64: a testing aid's randomness, not a policy's.
+std::uint64_t JobCoordinator::chaos_random() {
+  chaos_seed_ ^= chaos_seed_ << 13;
+  chaos_seed_ ^= chaos_seed_ >> 7;
+  chaos_seed_ ^= chaos_seed_ << 17;
+  return chaos_seed_;
 }
 
 // Moves random tasks to random other live nodes (xorshift; a testing aid, not a policy).
 void JobCoordinator::stir(const Job& job) {
   auto candidates = candidates_();
   if (candidates.size() < 2) return;
-  auto next = [this] {
-    chaos_seed_ ^= chaos_seed_ << 13;
-    chaos_seed_ ^= chaos_seed_ >> 7;
-    chaos_seed_ ^= chaos_seed_ << 17;
-    return chaos_seed_;
-  };
+  auto next = [this] { return chaos_random(); };
   for (std::uint32_t k = 0; k < job.chaos_migrations; ++k) {
     TaskId task{job.id, static_cast<std::uint32_t>(next() % job.spec.tasks)};
     auto loc = locations_.lookup(task);
@@ -218,6 +251,8 @@ void JobCoordinator::complete_job(Job& job) {
   res.migrations = job.migrations;
   res.recoveries = job.recoveries;
   res.steps_recomputed = job.steps_recomputed;
+  res.splits = job.grain->splits();
+  res.merges = job.grain->merges();
   spdlog::info("job {:#x} done in {:.3f} s, {} migrations, {} recoveries: checksum {}", job.id,
                res.wall_s, res.migrations, res.recoveries, res.checksum);
   reply(job.client, res);

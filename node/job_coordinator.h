@@ -21,6 +21,7 @@
 
 #include "migration/location_cache.h"
 #include "node/job_checkpoints.h"
+#include "node/job_grain.h"
 #include "node/application.h"
 #include "node/messenger.h"
 #include "node/peer_connection.h"
@@ -53,6 +54,8 @@ class JobCoordinator {
   // A restarted node offers copies it kept on disk (checkpoint.disk): they count again, and a job
   // waiting for them recovers.
   void on_checkpoint_offer(const CheckpointOffer& offer);
+  // A node's balancer asks to split or merge tasks of a job rooted here (DESIGN.md §8).
+  void on_grain_request(const GrainRequest& request);
   // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
   void on_node_leaving(const NodeLeaving& leaving);
   // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over
@@ -119,6 +122,8 @@ class JobCoordinator {
     std::map<std::uint32_t, std::uint64_t> epochs;      // highest move count heard per task
     std::uint64_t migrations = 0;
     std::uint32_t chaos_migrations = 0;
+    std::uint32_t chaos_grain = 0;        // random splits/merges requested per step (testing)
+    std::optional<JobGrain> grain;        // spare tasks and announced splits/merges
     // Fault tolerance (job_coordinator_recovery.cc).
     std::uint32_t generation = 0;
     std::optional<JobCheckpoints> checkpoints;
@@ -137,7 +142,8 @@ class JobCoordinator {
   void end_everywhere(const Job& job, bool failed, const std::string& reason);
   void reply(const ConnectionPtr& client, WireMessage msg);
   void send_reduction(const Job& job, std::uint64_t step, const std::vector<double>& values,
-                      bool checkpoint = false);
+                      bool checkpoint = false, const std::vector<GrainChange>& changes = {});
+  std::uint64_t chaos_random();
   void stir(const Job& job);
   Job* find(std::uint64_t id);
   // job_coordinator_recovery.cc

@@ -134,7 +134,7 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
     r.from_start = false;
     r.step = job.checkpoints->committed()->step;
   } else {
-    placement = place_by_capacity(job.spec.tasks, capacities);
+    placement = place_job(job.spec.tasks, job.app->spare_tasks(job.spec), capacities);
     if (placement.size() != job.spec.tasks) {
       return fail(job.id, cause + " and no live node is left to restart the job on");
     }
@@ -247,6 +247,9 @@ void JobCoordinator::resume(Job& job) {
   for (std::uint32_t node : job.nodes) messenger_.send_to_node(node, JobResume{job.id, job.generation});
   const std::uint64_t kept = r.from_start ? 0 : r.step + 1;  // steps the checkpoint holds
   const std::uint64_t redo = job.steps_done > kept ? job.steps_done - kept : 0;
+  // The committed step's reduction goes again without its splits and merges: the tasks' copies
+  // were saved before they took them.
+  job.grain->rollback(r.from_start ? std::nullopt : std::optional<std::uint64_t>(r.step));
   if (!r.from_start) {
     send_reduction(job, r.step, job.checkpoints->committed()->values);
   }

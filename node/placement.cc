@@ -61,4 +61,14 @@ std::vector<std::uint32_t> place_by_capacity(
   return placement;
 }
 
+std::vector<std::uint32_t> place_job(std::uint32_t tasks, std::uint32_t spare,
+                                     const std::vector<std::pair<std::uint32_t, double>>& nodes) {
+  spare = std::min(spare, tasks);
+  std::vector<std::uint32_t> placement = place_by_capacity(tasks - spare, nodes);
+  std::vector<std::uint32_t> spares = place_by_capacity(spare, nodes);
+  if (placement.size() != tasks - spare || spares.size() != spare) return {};
+  placement.insert(placement.end(), spares.begin(), spares.end());
+  return placement;
+}
+
 }  // namespace drift

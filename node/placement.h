@@ -14,4 +14,10 @@ namespace drift {
 std::vector<std::uint32_t> place_by_capacity(
     std::uint32_t tasks, const std::vector<std::pair<std::uint32_t, double>>& nodes);
 
+// The same for a job whose last `spare` tasks start without work (Application::spare_tasks): the
+// working tasks and the spare ones are each placed by capacity, so every node gets its share of
+// both (a split's half can then often stay where its spare task is).
+std::vector<std::uint32_t> place_job(std::uint32_t tasks, std::uint32_t spare,
+                                     const std::vector<std::pair<std::uint32_t, double>>& nodes);
+
 }  // namespace drift

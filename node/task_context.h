@@ -20,6 +20,13 @@ struct CheckpointState {
   std::shared_ptr<const std::vector<std::uint8_t>> state;
 };
 
+// What the balancer reads of a hosted task after its last handler (Task::can_split,
+// Task::merge_partner).
+struct TaskGrain {
+  bool splittable = false;
+  std::optional<std::uint32_t> merge_partner;
+};
+
 struct HandlerEffects {
   TaskId task;
   std::shared_ptr<const JobInfo> job;
@@ -29,6 +36,7 @@ struct HandlerEffects {
   std::optional<std::string> error;  // the handler threw
   std::optional<CheckpointState> checkpoint;
   double load = 0;
+  TaskGrain grain;
   double busy_seconds = 0;
   double work_units = 0;
 };

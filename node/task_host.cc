@@ -13,6 +13,12 @@
 
 namespace drift {
 
+namespace {
+
+TaskGrain grain_of(const Task& task) { return TaskGrain{task.can_split(), task.merge_partner()}; }
+
+}  // namespace
+
 TaskMessage reduction_message(TaskId to, std::uint64_t step,
                               const std::shared_ptr<const std::vector<std::uint8_t>>& values,
                               std::uint32_t generation, bool checkpoint) {
@@ -59,6 +65,7 @@ Status TaskHost::create(const CreateTasks& req) {
     }
     TaskId id{req.job, index};
     loads_[id] = task->load();
+    grains_[id] = grain_of(*task);
     hosted.tasks.emplace(index, std::make_shared<TaskSlot>(id, info, std::move(task), pool_));
   }
   jobs_.emplace(req.job, std::move(hosted));
@@ -103,11 +110,12 @@ void TaskHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&
     for (auto& m : s.receiver.accept(std::move(*shared))) {
       if (s.finished) break;
       if (m.from.index == kRootSender) {
-        std::vector<double> values;
-        if (auto st = decode_portable(m.payload, values); !st) {
+        ReducedPayload reduced;
+        if (auto st = decode_portable(m.payload, reduced); !st) {
           throw std::runtime_error("bad reduction payload: " + st.message());
         }
-        s.task->reduced(ctx, m.seq - 1, values);
+        if (!reduced.changes.empty()) s.task->regrain(ctx, m.seq - 1, reduced.changes);
+        s.task->reduced(ctx, m.seq - 1, reduced.values);
       } else {
         s.task->receive(ctx, Message{m.from, m.tag, std::move(m.payload)});
       }
@@ -121,6 +129,7 @@ void TaskHost::end(std::uint64_t job) {
   for (auto& [index, slot] : it->second.tasks) {
     slot->stopped = true;
     loads_.erase(slot->id);
+    grains_.erase(slot->id);
   }
   jobs_.erase(it);
 }
@@ -211,6 +220,7 @@ Status TaskHost::rollback(std::shared_ptr<const JobInfo> info,
   for (const auto& [index, slot] : hosted.tasks) {
     slot->epoch = generation_epoch(info->generation);
     loads_[slot->id] = slot->task->load();
+    grains_[slot->id] = grain_of(*slot->task);
   }
   jobs_.emplace(info->id, std::move(hosted));
   return Status::ok();
@@ -228,6 +238,7 @@ std::vector<HeldMessage> TaskHost::release(TaskId task) {
   std::vector<HeldMessage> held = std::move(slot->held);
   jobs_[task.job].tasks.erase(task.index);
   loads_.erase(task);
+  grains_.erase(task);
   return held;
 }
 
@@ -323,6 +334,7 @@ void TaskHost::on_loaded(std::uint64_t id) {
   hosted.started = true;
   hosted.tasks[task.index] = s;
   loads_[task] = s->task->load();
+  grains_[task] = grain_of(*s->task);
   run(s, [](TaskSlot& t, TaskContext& ctx) { t.task->start(ctx); });
   pending.done(Status::ok());
 }
@@ -388,6 +400,7 @@ HandlerEffects TaskHost::execute(TaskSlot& slot, const Handler& handler, const E
   }
   if (ctx.effects().finished || ctx.effects().error) slot.finished = true;
   ctx.effects().load = slot.task->load();
+  ctx.effects().grain = grain_of(*slot.task);
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::steady_clock::now() - began).count();
   std::uint32_t old = slot.handler_us.load(std::memory_order_relaxed);
@@ -401,7 +414,10 @@ void TaskHost::absorb(HandlerEffects&& effects) {
   auto it = jobs_.find(effects.task.job);
   if (it == jobs_.end()) return;  // the job ended while the handler ran
   if (it->second.info->generation != effects.job->generation) return;  // it rolled back
-  if (it->second.tasks.count(effects.task.index)) loads_[effects.task] = effects.load;
+  if (it->second.tasks.count(effects.task.index)) {
+    loads_[effects.task] = effects.load;
+    grains_[effects.task] = effects.grain;
+  }
   busy_seconds_ += effects.busy_seconds;
   work_units_ += effects.work_units;
   sink_(std::move(effects));
@@ -438,6 +454,11 @@ double TaskHost::total_load() const {
   double sum = 0;
   for (const auto& [id, load] : loads_) sum += load;
   return sum;
+}
+
+TaskGrain TaskHost::grain(TaskId task) const {
+  auto it = grains_.find(task);
+  return it == grains_.end() ? TaskGrain{} : it->second;
 }
 
 double TaskHost::task_load(TaskId task) const {

@@ -36,6 +36,17 @@ inline constexpr std::uint32_t kRootSender = 0xffffffffu;
 inline constexpr std::uint32_t kReducedTag = 0xffffffffu;
 inline constexpr std::uint32_t kCheckpointTag = 0xfffffffeu;  // a reduction to checkpoint before
 
+// What a reduction message to a task carries: the combined values and the job's changes of
+// decomposition that come with them (Task::regrain).
+struct ReducedPayload {
+  std::vector<double> values;
+  std::vector<GrainChange> changes;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(values, changes);
+  }
+};
+
 // The reduction of `step` as a message to `to` on the root's virtual channel.
 TaskMessage reduction_message(TaskId to, std::uint64_t step,
                               const std::shared_ptr<const std::vector<std::uint8_t>>& values,
@@ -122,6 +133,7 @@ class TaskHost {
   std::uint32_t task_count() const;
   double total_load() const;
   double task_load(TaskId task) const;
+  TaskGrain grain(TaskId task) const;
   std::uint64_t epoch(TaskId task) const;
   std::vector<TaskId> tasks() const;
   // Busy seconds and work units measured in ctx.compute since start.
@@ -176,6 +188,7 @@ class TaskHost {
   bool paused_ = false;             // owner suspend: every task holds its deliveries
   std::map<std::uint64_t, HostedJob> jobs_;
   std::map<TaskId, double> loads_;
+  std::map<TaskId, TaskGrain> grains_;
   std::map<std::uint64_t, PendingInstall> installs_;  // by number
   std::uint64_t installs_made_ = 0;
   double busy_seconds_ = 0;

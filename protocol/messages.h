@@ -198,7 +198,8 @@ struct ReductionContribution {
 
 // Root -> a node: the combined values of `step`, for the listed tasks, which the root believes
 // live there; a node routes each on (DESIGN.md §7) if the task has moved. `checkpoint`: each task
-// saves its state just before it takes these values (DESIGN.md §9).
+// saves its state just before it takes these values (DESIGN.md §9). `changes`: the job's new
+// decomposition after this step (DESIGN.md §8, granularity), applied by every task first.
 struct ReductionResult {
   static constexpr MsgType kType = MsgType::kReductionResult;
   std::uint64_t job = 0;
@@ -207,12 +208,14 @@ struct ReductionResult {
   std::vector<std::uint32_t> tasks;
   std::uint32_t generation = 0;
   bool checkpoint = false;
+  std::vector<GrainChange> changes{};
 
   friend bool operator==(const ReductionResult&, const ReductionResult&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(job, step, values, tasks, generation);
     wire_bool(ar, checkpoint);
+    ar(changes);
   }
 };
 
@@ -488,12 +491,14 @@ struct JobResult {
   std::uint64_t migrations = 0;     // task moves the home heard of
   std::uint32_t recoveries = 0;     // rollbacks after a node failure
   std::uint64_t steps_recomputed = 0;  // steps done twice because of them
+  std::uint32_t splits = 0;  // splits and merges announced to the tasks (DESIGN.md §8), those
+  std::uint32_t merges = 0;  // of steps that were rolled back not counted
 
   friend bool operator==(const JobResult&, const JobResult&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(job, app, checksum, steps, tasks, wall_s, details, step_s, migrations, recoveries,
-       steps_recomputed);
+       steps_recomputed, splits, merges);
   }
 };
 
@@ -578,6 +583,23 @@ struct BalanceReservation {
   }
 };
 
+// A node's balancer -> the job's root: change the job's decomposition with the next step's
+// reduction (DESIGN.md §8, granularity). kSplit: `task` gives half its work to a spare task, one
+// on node `dest` if the root knows one there (`partner` unused); kMerge: `task` absorbs
+// `partner`, both on the sender.
+struct GrainRequest {
+  static constexpr MsgType kType = MsgType::kGrainRequest;
+  std::uint64_t job = 0;
+  GrainChange change;
+  std::uint32_t dest = 0;
+
+  friend bool operator==(const GrainRequest&, const GrainRequest&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, change, dest);
+  }
+};
+
 using WireMessage =
     std::variant<Hello, HelloAuth, Heartbeat, ProbeRequest, ProbeAck, TaskMessage, CreateTasks,
                  TasksCreated, StartJob, ReductionContribution, ReductionResult, TaskFinished,
@@ -588,6 +610,6 @@ using WireMessage =
                  BalanceRequest, JobNotice, CheckpointCopy, CheckpointAck, CheckpointCommit,
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
-                 DeputyOrder, CheckpointOffer, BalanceReservation>;
+                 DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest>;
 
 }  // namespace drift

@@ -50,6 +50,7 @@ enum class MsgType : std::uint16_t {
   // balancing (DESIGN.md §8)
   kBalanceRequest = 60,
   kBalanceReservation = 80,
+  kGrainRequest = 81,
   // owner reclaim (DESIGN.md §9), client <-> daemon
   kOwnerRequest = 64,
   kOwnerReply = 65,

@@ -121,6 +121,8 @@ const char* to_string(MsgType t) {
       return "BalanceRequest";
     case MsgType::kBalanceReservation:
       return "BalanceReservation";
+    case MsgType::kGrainRequest:
+      return "GrainRequest";
     case MsgType::kJobNotice:
       return "JobNotice";
     case MsgType::kCheckpointCopy:

@@ -13,7 +13,7 @@ JobReport report_of(const JobResult& result) {
   return JobReport{result.app,    result.checksum, result.steps,   result.tasks,
                    result.wall_s, "cluster",       result.job,     result.details,
                    result.step_s, result.migrations, result.recoveries,
-                   result.steps_recomputed};
+                   result.steps_recomputed, result.splits, result.merges};
 }
 
 std::string job_report_text(const JobReport& report) {
@@ -27,6 +27,10 @@ std::string job_report_text(const JobReport& report) {
   table.add_row({"wall time", wall});
   if (report.mode == "cluster") {
     table.add_row({"migrations", std::to_string(report.migrations)});
+    if (report.splits > 0 || report.merges > 0) {
+      table.add_row({"splits/merges",
+                     std::to_string(report.splits) + " / " + std::to_string(report.merges)});
+    }
     if (report.recoveries > 0) {
       table.add_row({"recoveries", std::to_string(report.recoveries) + " (" +
                                        std::to_string(report.steps_recomputed) +
@@ -58,6 +62,8 @@ nlohmann::json job_report_json(const JobReport& report) {
     j["migrations"] = report.migrations;
     j["recoveries"] = report.recoveries;
     j["steps_recomputed"] = report.steps_recomputed;
+    j["splits"] = report.splits;
+    j["merges"] = report.merges;
   }
   return j;
 }

@@ -31,6 +31,8 @@ struct JobReport {
   std::uint64_t migrations = 0;
   std::uint32_t recoveries = 0;
   std::uint64_t steps_recomputed = 0;
+  std::uint32_t splits = 0;
+  std::uint32_t merges = 0;
 };
 
 JobReport report_of(const JobResult& result);

@@ -27,6 +27,7 @@ namespace {
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
     "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
+    "chaos-grain",
     "placement", "checkpoint-steps", "checkpoint-ms", "help"};
 
 struct RunArgs {
@@ -34,6 +35,7 @@ struct RunArgs {
   std::uint64_t steps = 0;
   double timeout_s = 0;
   std::uint32_t chaos_migrations = 0;
+  std::uint32_t chaos_grain = 0;
   std::string placement;
   std::string checkpoint_steps, checkpoint_ms;
   bool serial = false;
@@ -55,6 +57,10 @@ po::options_description run_options(RunArgs& a) {
   add("chaos-migrations", po::value<std::uint32_t>(&a.chaos_migrations)->value_name("N"),
       "testing aid: after every step, move N random tasks to random nodes (default 0); the "
       "checksum must not change");
+  add("chaos-grain", po::value<std::uint32_t>(&a.chaos_grain)->value_name("N"),
+      "testing aid: after every step, ask for N random splits of tasks into spare ones (an "
+      "application option such as heat2d's --spare N makes some) or merges undoing them "
+      "(default 0); the checksum must not change");
   add("placement", po::value<std::string>(&a.placement)->value_name("HOW"),
       "where the tasks start: capacity (in proportion to each node's advertised capacity, the "
       "default) or even (the same number on every node, as a uniform partition)");
@@ -170,7 +176,7 @@ int run_app(const Application& app, const std::vector<std::string>& args,
 
   JobSpec spec = job_spec(app.name(), a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;
-  if (Status s = add_runtime_options(spec, a.chaos_migrations, a.serial); !s) {
+  if (Status s = add_runtime_options(spec, {a.chaos_migrations, a.chaos_grain}, a.serial); !s) {
     return usage_error("run", s.message());
   }
   if (!a.placement.empty()) {
@@ -192,13 +198,17 @@ int run_app(const Application& app, const std::vector<std::string>& args,
 
 }  // namespace
 
-Status add_runtime_options(JobSpec& spec, std::uint32_t chaos_migrations, bool serial) {
-  if (chaos_migrations == 0) return Status::ok();
-  if (serial) {
-    return Status::error("--chaos-migrations " + std::to_string(chaos_migrations) +
+Status add_runtime_options(JobSpec& spec, const ChaosOptions& chaos, bool serial) {
+  if (serial && chaos.migrations > 0) {
+    return Status::error("--chaos-migrations " + std::to_string(chaos.migrations) +
                          " moves tasks between nodes: not with --serial");
   }
-  spec.runtime["chaos_migrations"] = std::to_string(chaos_migrations);
+  if (serial && chaos.grain > 0) {
+    return Status::error("--chaos-grain " + std::to_string(chaos.grain) +
+                         " splits and merges a cluster job's tasks: not with --serial");
+  }
+  if (chaos.migrations > 0) spec.runtime["chaos_migrations"] = std::to_string(chaos.migrations);
+  if (chaos.grain > 0) spec.runtime["chaos_grain"] = std::to_string(chaos.grain);
   return Status::ok();
 }
 

@@ -15,8 +15,14 @@
 
 namespace drift::ctl {
 
-// Drift's own options into spec.runtime; 0 leaves it alone. A usage error with --serial.
-Status add_runtime_options(JobSpec& spec, std::uint32_t chaos_migrations, bool serial);
+// Testing aids a run can ask for (0: none): random moves, random splits and merges per step.
+struct ChaosOptions {
+  std::uint32_t migrations = 0;
+  std::uint32_t grain = 0;
+};
+
+// Drift's own options into spec.runtime; 0 leaves one alone. A usage error with --serial.
+Status add_runtime_options(JobSpec& spec, const ChaosOptions& chaos, bool serial);
 
 int run_command(const std::vector<std::string>& args, ConnectionSettings settings);
 

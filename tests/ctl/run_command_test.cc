@@ -11,20 +11,21 @@ namespace {
 
 TEST(RunCommandTest, ChaosMigrationsGoIntoTheRuntimeOptions) {
   JobSpec spec;
-  ASSERT_TRUE(add_runtime_options(spec, 3, false));
+  ASSERT_TRUE(add_runtime_options(spec, {3, 2}, false));
   EXPECT_EQ(spec.runtime.at("chaos_migrations"), "3");
+  EXPECT_EQ(spec.runtime.at("chaos_grain"), "2");
   EXPECT_TRUE(spec.params.empty());
 }
 
 TEST(RunCommandTest, NoChaosLeavesTheRuntimeOptionsEmpty) {
   JobSpec spec;
-  ASSERT_TRUE(add_runtime_options(spec, 0, true));
+  ASSERT_TRUE(add_runtime_options(spec, {}, true));
   EXPECT_TRUE(spec.runtime.empty());
 }
 
 TEST(RunCommandTest, ChaosWithSerialIsAUsageError) {
   JobSpec spec;
-  const Status s = add_runtime_options(spec, 2, true);
+  const Status s = add_runtime_options(spec, {2, 0}, true);
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("--chaos-migrations 2"), std::string::npos) << s.message();
   const auto outcome = test::run_driftctl("run heat2d --serial --steps 1 --chaos-migrations 2");

@@ -95,3 +95,17 @@ TEST(PlacementTest, SumsAndContiguityOverManyShapes) {
 
 }  // namespace
 }  // namespace drift
+
+namespace drift {
+namespace {
+
+TEST(PlacementTest, SpareTasksAreSpreadLikeTheWorkingOnes) {
+  // 3 working tasks and 6 spare ones on capacities 1:2: a third of each on node 1.
+  auto p = place_job(9, 6, {{1, 1.0}, {2, 2.0}});
+  EXPECT_EQ(p, (std::vector<std::uint32_t>{1, 2, 2, 1, 1, 2, 2, 2, 2}));
+  EXPECT_EQ(place_job(4, 0, {{1, 1.0}, {2, 1.0}}), place_by_capacity(4, {{1, 1.0}, {2, 1.0}}));
+  EXPECT_TRUE(place_job(4, 2, {}).empty());
+}
+
+}  // namespace
+}  // namespace drift
