@@ -3,7 +3,9 @@
 // balancing configuration (none, homogeneous, heterogeneous with static and with dynamic
 // capacities), with and without the slowest machine (Figures 3 and 4); then seed 002's dynamic
 // external load (4 machines, load ramping on 2 mid-run, sensing every round vs once); then the
-// heartbeat and balancing traffic per node with 10 and 40 daemons. Writes a Markdown report and
+// heartbeat and balancing traffic per node with 10 and 40 daemons; then granularity: heat2d with
+// one tile per machine, whole tiles only vs tiles that split into spare tasks. Writes a Markdown
+// report and
 // SVG plots under tests/bench/results/. Exit status: 0 when everything ran (missed targets are
 // reported, not fatal), 1 on an error, 2 on a usage error.
 #include <boost/program_options.hpp>
@@ -17,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "tests/bench/bench_cluster.h"
 #include "tests/bench/bench_report.h"
@@ -323,6 +326,75 @@ void dynamic_load(const Options& o, TestbedSetup setup, Report& report) {
                "![sensing once](testbed-dynamic-share-sensing-once.svg)\n\n";
 }
 
+// Granularity: the Figure 3 machines run heat2d with one tile per machine (placed evenly, as the
+// seed's uniform partition). Whole tiles cannot spread work in proportion to capacity; tiles that
+// split into spare tasks (heat2d --spare) when no whole tile meets a transfer can.
+void granularity(const Options& o, TestbedSetup setup, Report& report) {
+  const std::vector<double> speeds = o.quick ? std::vector<double>{1, 6, 13} : kSeedSpeeds;
+  const std::uint32_t tiles = static_cast<std::uint32_t>(speeds.size());
+  const std::uint32_t side = o.quick ? 602 : 2002;
+  const std::uint64_t steps = o.quick ? 10 : 60;
+  const std::uint32_t spare = o.quick ? 21 : 310;
+  // heat2d's work is its interior cells per sweep; a tile on the slowest machine takes ~2 s.
+  setup.unit_rate = static_cast<double>(side - 2) * (side - 2) / tiles / 2.0;
+  if (!o.keep_logs.empty()) setup.keep_logs = o.keep_logs / "grain";
+  const double work = static_cast<double>(side - 2) * (side - 2);
+  const double ideal = ideal_step(work, setup.unit_rate, speeds);
+  auto job = [&](std::uint32_t spare_tasks) {
+    JobSpec spec;
+    spec.app = "heat2d";
+    spec.tasks = tiles + spare_tasks;
+    spec.steps = steps;
+    spec.params = {{"size", std::to_string(side) + "x" + std::to_string(side)},
+                   {"spare", std::to_string(spare_tasks)}};
+    spec.runtime = {{"placement", "even"}};
+    return spec;
+  };
+  std::vector<Measured> results;
+  for (const auto& [name, strategy, spare_tasks] :
+       {std::tuple{"no balancing", "none", 0u}, std::tuple{"whole tiles", "diffusion", 0u},
+        std::tuple{"tiles split", "diffusion", spare}}) {
+    TestbedRow row{name, strategy, "dynamic", "every", speeds, {}, steps};
+    row.job = job(spare_tasks);
+    results.push_back(measure(setup, row, report));
+  }
+  report.md << "### Granularity: one heat2d tile per machine\n\n"
+            << speeds.size() << " daemons with the Figure 3 speeds; heat2d " << side << "x" << side
+            << ", " << tiles << " tiles placed evenly (one per machine), " << steps
+            << " steps; `tiles split`: " << spare
+            << " spare tasks (`--spare`), split when no whole tile meets a transfer. Ideal step "
+            << fixed(ideal, 3) << " s.\n\n"
+            << "| scenario | steady step | improvement | % of ideal | splits / merges | migrations |\n"
+            << "|---|---:|---:|---:|---:|---:|\n";
+  const double base = results.front().steady;
+  for (const auto& m : results) {
+    if (!m.result.error.empty()) {
+      report.md << "| " << m.row.name << " | FAILED | | | | |\n";
+      continue;
+    }
+    report.md << "| " << m.row.name << " | " << fixed(m.steady, 3) << " s | "
+              << fixed(base / m.steady, 2) << "× | " << fixed(100 * ideal / m.steady, 1) << " % | "
+              << m.result.splits << " / " << m.result.merges << " | " << m.result.migrations
+              << " |\n";
+  }
+  if (results.size() == 3 && results[1].result.error.empty() && results[2].result.error.empty()) {
+    const bool better = results[2].steady < results[1].steady;
+    report.md << "\nSplitting " << (better ? "beats" : "does NOT beat") << " whole tiles: "
+              << fixed(100 * ideal / results[2].steady, 1) << " % vs "
+              << fixed(100 * ideal / results[1].steady, 1) << " % of ideal.\n";
+    report.target(better, "granularity: splitting beats whole tiles");
+  }
+  plot_steps(results, "Granularity: step time", o.out_dir / "testbed-grain-steps.svg", report);
+  report.md << "\n![step times](testbed-grain-steps.svg)\n";
+  for (const auto& m : results) {
+    if (m.row.strategy == "none" || !m.result.error.empty()) continue;
+    const std::string file = "testbed-grain-share-" + slug(m.row.name) + ".svg";
+    plot_shares(m, o.out_dir / file, report);
+    report.md << "![" << m.row.name << "](" << file << ")\n";
+  }
+  report.md << "\n";
+}
+
 // Heartbeat and balancing bytes per node per second on idle clusters of two sizes.
 void traffic(const Options& o, const TestbedSetup& setup, Report& report) {
   report.md << "### Heartbeat and balancing traffic per node\n\n"
@@ -393,6 +465,7 @@ int run(const Options& o) {
   }
   if (o.wants("dynamic")) dynamic_load(o, setup, report);
   if (o.wants("traffic")) traffic(o, setup, report);
+  if (o.wants("grain")) granularity(o, setup, report);
   report.md << "**Verdict:** " << (report.errors.empty() ? "everything ran" : "ERRORS") << "; "
             << (report.missed.empty() ? "every target met" : std::to_string(report.missed.size()) + " target(s) missed") << ".\n";
   for (const auto& e : report.errors) report.md << "\n- error: " << e;
@@ -425,7 +498,7 @@ int main(int argc, char** argv) {
       "the daemons' base config (default conf/local.conf)")(
       "base-port", po::value<int>(&port)->value_name("P"), "first TCP port (default 18100)")(
       "only", po::value<std::vector<std::string>>(&only)->composing()->value_name("PART"),
-      "run only fig3, fig4, dynamic or traffic (repeatable)")(
+      "run only fig3, fig4, dynamic, traffic or grain (repeatable)")(
       "eff-min", po::value<double>(&o.eff_min)->value_name("E"),
       "every daemon's balance.eff_min: balance when a group's U_avg / U_max is below E "
       "(default 0.95)")(
@@ -447,8 +520,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& part : only) {
-    if (part != "fig3" && part != "fig4" && part != "dynamic" && part != "traffic") {
-      std::cerr << "drift_testbed: --only " << part << ": expected fig3, fig4, dynamic or traffic\n";
+    if (part != "fig3" && part != "fig4" && part != "dynamic" && part != "traffic" &&
+        part != "grain") {
+      std::cerr << "drift_testbed: --only " << part
+                << ": expected fig3, fig4, dynamic, traffic or grain\n";
       return 2;
     }
   }

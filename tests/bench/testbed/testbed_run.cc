@@ -100,7 +100,7 @@ RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
     return r;
   }
   LoadSampler sampler(targets, std::chrono::milliseconds(250));
-  const JobSpec spec = particle_spec(setup.job, row.steps);
+  const JobSpec spec = row.job ? *row.job : particle_spec(setup.job, row.steps);
   sampler.start();
   const auto began = std::chrono::steady_clock::now();
   auto result = run_checked_job(
@@ -121,6 +121,8 @@ RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
   }
   r.step_s = result->step_s;
   r.migrations = result->migrations;
+  r.splits = result->splits;
+  r.merges = result->merges;
   r.checksum = result->checksum;
   return r;
 }

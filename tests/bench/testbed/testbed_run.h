@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "protocol/wire_types.h"
 #include "tests/bench/testbed/load_sampler.h"
 
 namespace drift::bench {
@@ -29,6 +31,7 @@ struct TestbedRow {
   std::vector<double> speeds;          // emulate.speed per daemon
   std::vector<std::string> loads;      // emulate.load per daemon ("" = none)
   std::uint64_t steps = 30;
+  std::optional<JobSpec> job{};        // another job than the setup's particles (steps: its own)
 };
 
 struct TestbedSetup {
@@ -44,6 +47,7 @@ struct TestbedSetup {
 struct RowResult {
   std::vector<double> step_s;
   std::uint64_t migrations = 0;
+  std::uint32_t splits = 0, merges = 0;
   std::vector<LoadSample> samples;
   double wall_s = 0;
   std::string checksum;
