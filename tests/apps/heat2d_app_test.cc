@@ -35,7 +35,7 @@ TEST(Heat2dApp, DescribesItself) {
   const Application& app = heat2d();
   EXPECT_EQ(app.name(), "heat2d");
   EXPECT_EQ(app.reduction_ops(), (std::vector<ReduceOp>{ReduceOp::kSum, ReduceOp::kMax}));
-  EXPECT_EQ(app.option_help().size(), 3u);
+  EXPECT_EQ(app.option_help().size(), 4u);
   JobSpec spec{"heat2d", 0, 0, {}, {}};
   ASSERT_TRUE(app.validate(spec));
   EXPECT_EQ(spec.tasks, 4u);
