@@ -41,6 +41,14 @@ TEST(Heat2dApp, DescribesItself) {
   EXPECT_EQ(spec.tasks, 4u);
 }
 
+TEST(Heat2dApp, SpareTasksComeFromTheSpec) {
+  JobSpec spec{"heat2d", 6, 5, {{"size", "20x20"}, {"spare", "2"}}, {}};
+  EXPECT_EQ(heat2d().spare_tasks(spec), 2u);
+  EXPECT_NE(heat2d().create_task(spec, 5), nullptr);  // a spare task
+  EXPECT_EQ(heat2d().create_task(spec, 5)->load(), 0.0);
+  EXPECT_EQ(heat2d().spare_tasks(JobSpec{"heat2d", 6, 5, {{"size", "20x20"}}, {}}), 0u);
+}
+
 TEST(Heat2dApp, CreatesTasksOnlyForValidIndices) {
   JobSpec spec{"heat2d", 3, 5, {{"size", "20x20"}}, {}};
   EXPECT_NE(heat2d().create_task(spec, 2), nullptr);
