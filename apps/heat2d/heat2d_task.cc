@@ -2,6 +2,7 @@
 #include "apps/heat2d/heat2d_task.h"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 #include "apps/heat2d/halo_message.h"
@@ -146,10 +147,10 @@ void Heat2dTask::hand_over(Context& ctx, const Layout& before, const GrainChange
 
 void Heat2dTask::send_cells(Context& ctx, std::uint32_t to, const Rect& part) const {
   const std::vector<double> values = cells_.copy(part);
-  for (std::size_t offset = 0; offset < values.size(); offset += kMaxPieceValues) {
-    const auto first = values.begin() + static_cast<std::ptrdiff_t>(offset);
-    const std::size_t n = std::min(kMaxPieceValues, values.size() - offset);
-    PieceMessage piece{step_ + 1, offset, std::vector<double>(first, first + n)};
+  const std::span<const double> all(values);
+  for (std::size_t offset = 0; offset < all.size(); offset += kMaxPieceValues) {
+    const auto piece_values = all.subspan(offset, std::min(kMaxPieceValues, all.size() - offset));
+    PieceMessage piece{step_ + 1, offset, {piece_values.begin(), piece_values.end()}};
     ctx.send(TaskId{ctx.self().job, to}, kPieceTag, encode_portable(piece));
   }
 }
