@@ -1,5 +1,6 @@
-// The one message heat2d tasks exchange: a tile's edge row or column at the start of a step,
-// sent to the neighbour on that side. The receiver knows the side from the sender's index.
+// The message heat2d tasks exchange every step: the stretch of a tile's edge it shares with one
+// neighbouring tile, at the start of a step. The receiver finds the side and the stretch from the
+// sender's index in the layout of that step (layout.h).
 #pragma once
 
 #include <cstdint>

@@ -42,6 +42,11 @@ class Heat2dApp final : public Application {
 
   std::vector<ReduceOp> reduction_ops() const override { return {ReduceOp::kSum, ReduceOp::kMax}; }
 
+  std::uint32_t spare_tasks(const JobSpec& spec) const override {
+    Result<Params> p = parse_params(spec);
+    return p ? p->spare : 0;
+  }
+
   Result<JobOutcome> combine(const JobSpec& spec,
                              const std::vector<std::vector<std::uint8_t>>& results) const override {
     Result<Params> p = parse_params(spec);

@@ -11,9 +11,10 @@ namespace drift::heat2d {
 namespace {
 
 constexpr const char* kSizeKey = "size";
+constexpr const char* kSpareKey = "spare";
 
 // Strict decimal: digits only, no sign, no spaces, no overflow.
-std::optional<std::uint32_t> parse_side(std::string_view s) {
+std::optional<std::uint32_t> parse_count(std::string_view s) {
   if (s.empty() || s.front() < '0' || s.front() > '9') return std::nullopt;
   std::uint32_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -26,8 +27,8 @@ Status parse_size(const std::string& text, Params& p) {
   const auto x = text.find('x');
   std::optional<std::uint32_t> w, h;
   if (x != std::string::npos) {
-    w = parse_side(std::string_view(text).substr(0, x));
-    h = parse_side(std::string_view(text).substr(x + 1));
+    w = parse_count(std::string_view(text).substr(0, x));
+    h = parse_count(std::string_view(text).substr(x + 1));
   }
   if (!w || !h) return Status::error(quoted + ": expected WxH, e.g. 512x512");
   if (*w < kMinSide || *h < kMinSide || *w > kMaxSide || *h > kMaxSide) {
@@ -39,6 +40,29 @@ Status parse_size(const std::string& text, Params& p) {
   return Status::ok();
 }
 
+// After tasks is known: spare < tasks.
+Status parse_spare(const std::string& text, Params& p) {
+  const std::string quoted = std::string(kSpareKey) + " = '" + text + "'";
+  const std::optional<std::uint32_t> spare = parse_count(text);
+  if (!spare) return Status::error(quoted + ": expected a whole number of tasks, e.g. 2");
+  if (*spare >= p.tasks) {
+    return Status::error(quoted + " must be less than tasks = " + std::to_string(p.tasks));
+  }
+  p.spare = *spare;
+  return Status::ok();
+}
+
+Status check_tiles_fit(const Params& p) {
+  if (make_tiling(p.width, p.height, p.tiles())) return Status::ok();
+  const std::string tasks = "tasks = " + std::to_string(p.tasks) +
+                            (p.spare == 0 ? ""
+                                          : " less spare = '" + std::to_string(p.spare) + "' (" +
+                                                std::to_string(p.tiles()) + " tiles)");
+  return Status::error(tasks + " does not fit size = '" + format_size(p.width, p.height) +
+                       "': every tile needs at least one interior cell in each direction (" +
+                       format_size(p.width - 2, p.height - 2) + " interior cells)");
+}
+
 }  // namespace
 
 std::string format_size(std::uint32_t width, std::uint32_t height) {
@@ -47,9 +71,9 @@ std::string format_size(std::uint32_t width, std::uint32_t height) {
 
 Result<Params> parse_params(const JobSpec& spec) {
   for (const auto& [key, value] : spec.params) {
-    if (key != kSizeKey) {
+    if (key != kSizeKey && key != kSpareKey) {
       return Status::error("unknown parameter '" + key + "' = '" + value +
-                           "' (heat2d knows: size)");
+                           "' (heat2d knows: size, spare)");
     }
   }
   Params p;
@@ -58,12 +82,10 @@ Result<Params> parse_params(const JobSpec& spec) {
   }
   p.steps = spec.steps == 0 ? kDefaultSteps : spec.steps;
   p.tasks = spec.tasks == 0 ? kDefaultTasks : spec.tasks;
-  if (!make_tiling(p.width, p.height, p.tasks)) {
-    return Status::error("tasks = " + std::to_string(p.tasks) + " does not fit size = '" +
-                         format_size(p.width, p.height) +
-                         "': every tile needs at least one interior cell in each direction (" +
-                         format_size(p.width - 2, p.height - 2) + " interior cells)");
+  if (auto it = spec.params.find(kSpareKey); it != spec.params.end()) {
+    if (Status s = parse_spare(it->second, p); !s) return s;
   }
+  if (Status s = check_tiles_fit(p); !s) return s;
   return p;
 }
 
@@ -71,6 +93,7 @@ Status fill_and_validate(JobSpec& spec) {
   Result<Params> p = parse_params(spec);
   if (!p) return p.status();
   spec.params[kSizeKey] = format_size(p->width, p->height);
+  spec.params[kSpareKey] = std::to_string(p->spare);
   spec.steps = p->steps;
   spec.tasks = p->tasks;
   return Status::ok();
@@ -81,6 +104,8 @@ std::vector<std::string> option_help() {
       "--size WxH   grid size in cells, fixed boundary included (default 256x256)",
       "--steps S    Jacobi sweeps (default 100)",
       "--tasks N    tiles, one task each (default 4)",
+      "--spare N    of the tasks, N start without a tile and take half of one the balancer splits "
+      "(default 0)",
   };
 }
 

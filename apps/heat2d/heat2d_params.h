@@ -1,5 +1,5 @@
-// heat2d's job options: grid size, steps and tasks, read from a JobSpec with defaults filled in
-// and every value checked. Errors name the key and the offending value (STYLE.md).
+// heat2d's job options: grid size, steps, tasks and spare tasks, read from a JobSpec with defaults
+// filled in and every value checked. Errors name the key and the offending value (STYLE.md).
 #pragma once
 
 #include <cstdint>
@@ -24,15 +24,20 @@ struct Params {
   std::uint32_t height = kDefaultHeight;
   std::uint64_t steps = kDefaultSteps;
   std::uint32_t tasks = kDefaultTasks;
+  std::uint32_t spare = 0;  // of the tasks, the last `spare` start without a tile (layout.h)
+
+  std::uint32_t tiles() const { return tasks - spare; }  // tiles at the start
 
   friend bool operator==(const Params&, const Params&) = default;
 };
 
-// Reads spec.params["size"] ("WxH"), spec.steps and spec.tasks (0 = default) and checks them:
-// sides in [3, 65536], the tasks tile the grid (tiling.h), no unknown params keys.
+// Reads spec.params["size"] ("WxH"), spec.params["spare"] (decimal, default 0), spec.steps and
+// spec.tasks (0 = default) and checks them: sides in [3, 65536], spare < tasks, the tasks less
+// the spare ones tile the grid (tiling.h), no unknown params keys.
 Result<Params> parse_params(const JobSpec& spec);
 
 // parse_params, then writes the effective values back, so every node sees the same spec.
+// Idempotent: validating a filled-in spec again leaves it unchanged.
 Status fill_and_validate(JobSpec& spec);
 
 // "WxH" for the spec's params, e.g. "256x256".

@@ -17,6 +17,10 @@ struct Range {
   std::uint32_t end = 0;
   std::uint32_t size() const { return end - begin; }
   friend bool operator==(const Range&, const Range&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(begin, end);
+  }
 };
 
 enum Side : std::uint8_t { kNorth = 0, kSouth = 1, kWest = 2, kEast = 3 };

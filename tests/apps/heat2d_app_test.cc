@@ -35,10 +35,18 @@ TEST(Heat2dApp, DescribesItself) {
   const Application& app = heat2d();
   EXPECT_EQ(app.name(), "heat2d");
   EXPECT_EQ(app.reduction_ops(), (std::vector<ReduceOp>{ReduceOp::kSum, ReduceOp::kMax}));
-  EXPECT_EQ(app.option_help().size(), 3u);
+  EXPECT_EQ(app.option_help().size(), 4u);
   JobSpec spec{"heat2d", 0, 0, {}, {}};
   ASSERT_TRUE(app.validate(spec));
   EXPECT_EQ(spec.tasks, 4u);
+}
+
+TEST(Heat2dApp, SpareTasksComeFromTheSpec) {
+  JobSpec spec{"heat2d", 6, 5, {{"size", "20x20"}, {"spare", "2"}}, {}};
+  EXPECT_EQ(heat2d().spare_tasks(spec), 2u);
+  EXPECT_NE(heat2d().create_task(spec, 5), nullptr);  // a spare task
+  EXPECT_EQ(heat2d().create_task(spec, 5)->load(), 0.0);
+  EXPECT_EQ(heat2d().spare_tasks(JobSpec{"heat2d", 6, 5, {{"size", "20x20"}}, {}}), 0u);
 }
 
 TEST(Heat2dApp, CreatesTasksOnlyForValidIndices) {

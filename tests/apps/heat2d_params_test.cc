@@ -24,9 +24,54 @@ TEST(Heat2dParams, DefaultsAreFilledIn) {
   EXPECT_EQ(spec.params.at("size"), "256x256");
   EXPECT_EQ(spec.steps, 100u);
   EXPECT_EQ(spec.tasks, 4u);
+  EXPECT_EQ(spec.params.at("spare"), "0");
   auto p = parse_params(spec);
   ASSERT_TRUE(p);
-  EXPECT_EQ(*p, (Params{256, 256, 100, 4}));
+  EXPECT_EQ(*p, (Params{256, 256, 100, 4, 0}));
+}
+
+TEST(Heat2dParams, FillingInIsIdempotent) {
+  JobSpec spec = spec_with("31x17", 8, 12);
+  spec.params["spare"] = "003";
+  ASSERT_TRUE(fill_and_validate(spec));
+  EXPECT_EQ(spec.params.at("spare"), "3");
+  const JobSpec once = spec;
+  ASSERT_TRUE(fill_and_validate(spec));
+  EXPECT_EQ(spec, once);
+}
+
+TEST(Heat2dParams, SpareTasksStartWithoutATile) {
+  JobSpec spec = spec_with("31x17", 8, 12);
+  spec.params["spare"] = "3";
+  auto p = parse_params(spec);
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(*p, (Params{31, 17, 12, 8, 3}));
+  EXPECT_EQ(p->tiles(), 5u);
+  spec.params["spare"] = "7";
+  EXPECT_TRUE(parse_params(spec));
+}
+
+TEST(Heat2dParams, SpareNamesKeyAndValue) {
+  JobSpec spec = spec_with("31x17", 8, 12);
+  spec.params["spare"] = "9";
+  EXPECT_EQ(error_of(spec), "spare = '9' must be less than tasks = 8");
+  spec.params["spare"] = "8";
+  EXPECT_EQ(error_of(spec), "spare = '8' must be less than tasks = 8");
+  for (const char* bad : {"", "-1", "+1", "1.5", "two", " 1", "99999999999"}) {
+    spec.params["spare"] = bad;
+    EXPECT_EQ(error_of(spec),
+              std::string("spare = '") + bad + "': expected a whole number of tasks, e.g. 2");
+  }
+}
+
+TEST(Heat2dParams, TilesLeftBySpareMustFitTheGrid) {
+  JobSpec spec = spec_with("4x4", 8);  // 2x2 interior: 4 tiles fit, 5 do not
+  spec.params["spare"] = "4";
+  EXPECT_TRUE(parse_params(spec));
+  spec.params["spare"] = "3";
+  EXPECT_EQ(error_of(spec),
+            "tasks = 8 less spare = '3' (5 tiles) does not fit size = '4x4': every tile needs at "
+            "least one interior cell in each direction (2x2 interior cells)");
 }
 
 TEST(Heat2dParams, ReadsGivenValues) {
@@ -57,7 +102,7 @@ TEST(Heat2dParams, SizeOutOfRange) {
 TEST(Heat2dParams, UnknownKeyIsNamed) {
   JobSpec spec = spec_with("8x8");
   spec.params["sise"] = "4x4";
-  EXPECT_NE(error_of(spec).find("unknown parameter 'sise'"), std::string::npos);
+  EXPECT_EQ(error_of(spec), "unknown parameter 'sise' = '4x4' (heat2d knows: size, spare)");
 }
 
 TEST(Heat2dParams, TasksMustFitTheGrid) {
@@ -80,10 +125,13 @@ TEST(Heat2dParams, FillRejectsWithoutTouchingSpec) {
 
 TEST(Heat2dParams, OptionHelpListsEveryOption) {
   const auto help = option_help();
-  ASSERT_EQ(help.size(), 3u);
+  ASSERT_EQ(help.size(), 4u);
   EXPECT_EQ(help[0].rfind("--size WxH", 0), 0u);
   EXPECT_EQ(help[1].rfind("--steps S", 0), 0u);
   EXPECT_EQ(help[2].rfind("--tasks N", 0), 0u);
+  EXPECT_EQ(help[3],
+            "--spare N    of the tasks, N start without a tile and take half of one the balancer "
+            "splits (default 0)");
 }
 
 }  // namespace
