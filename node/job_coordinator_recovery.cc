@@ -247,11 +247,11 @@ void JobCoordinator::resume(Job& job) {
   for (std::uint32_t node : job.nodes) messenger_.send_to_node(node, JobResume{job.id, job.generation});
   const std::uint64_t kept = r.from_start ? 0 : r.step + 1;  // steps the checkpoint holds
   const std::uint64_t redo = job.steps_done > kept ? job.steps_done - kept : 0;
-  // The committed step's reduction goes again without its splits and merges: the tasks' copies
-  // were saved before they took them.
+  // The committed step's reduction goes again with its splits and merges (job_grain.h).
   job.grain->rollback(r.from_start ? std::nullopt : std::optional<std::uint64_t>(r.step));
   if (!r.from_start) {
-    send_reduction(job, r.step, job.checkpoints->committed()->values);
+    send_reduction(job, r.step, job.checkpoints->committed()->values, false,
+                   job.grain->at(r.step));
   }
   const auto now = Clock::now();
   if (job.step_s.size() > kept) job.step_s.resize(kept);

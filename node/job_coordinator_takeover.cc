@@ -47,6 +47,7 @@ void JobCoordinator::send_record(Job& job) {
   r.migrations = job.migrations;
   r.elapsed_s = std::chrono::duration<double>(Clock::now() - job.begin).count();
   r.step_s = job.step_s;
+  if (r.committed) r.grain = job.grain->history(r.step);
   messenger_.send_to_node(deputy, std::move(r));
 }
 
@@ -102,10 +103,8 @@ void JobCoordinator::take_over(const JobRecord& record, const std::string& why) 
   job.steps_recomputed = record.steps_recomputed;
   job.migrations = record.migrations;
   job.step_s = record.step_s;
-  // The record does not hold the splits and merges announced so far: which tasks are spare now
-  // is not known here, so this root announces no more (the tasks' layouts stay consistent).
   job.grain.emplace(record.spec.tasks, app->spare_tasks(record.spec));
-  job.grain->disable();
+  if (record.committed) job.grain->adopt(record.grain);
   job.started = true;
   const std::uint64_t id = job.id;
   jobs_.emplace(id, std::move(job));

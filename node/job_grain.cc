@@ -11,7 +11,7 @@ JobGrain::JobGrain(std::uint32_t tasks, std::uint32_t spare) : tasks_(tasks) {
 }
 
 void JobGrain::request(const GrainChange& change, std::uint32_t dest) {
-  if (!enabled_ || change.task >= tasks_ || spare(change.task)) return;
+  if (change.task >= tasks_ || spare(change.task)) return;
   if (change.kind == GrainKind::kMerge &&
       (change.partner >= tasks_ || change.partner == change.task || spare(change.partner))) {
     return;
@@ -59,10 +59,30 @@ std::vector<GrainChange> JobGrain::take(std::uint64_t step, const Locate& where)
 void JobGrain::rollback(std::optional<std::uint64_t> step) {
   queued_.clear();
   if (step) {
-    announced_.erase(announced_.lower_bound(*step), announced_.end());
+    announced_.erase(announced_.upper_bound(*step), announced_.end());
   } else {
     announced_.clear();
   }
+  replay();
+}
+
+std::vector<GrainChange> JobGrain::at(std::uint64_t step) const {
+  auto it = announced_.find(step);
+  return it == announced_.end() ? std::vector<GrainChange>{} : it->second;
+}
+
+std::vector<StepGrainChange> JobGrain::history(std::uint64_t step) const {
+  std::vector<StepGrainChange> out;
+  for (auto it = announced_.begin(); it != announced_.end() && it->first <= step; ++it) {
+    for (const GrainChange& c : it->second) out.push_back({it->first, c});
+  }
+  return out;
+}
+
+void JobGrain::adopt(const std::vector<StepGrainChange>& history) {
+  announced_.clear();
+  queued_.clear();
+  for (const StepGrainChange& c : history) announced_[c.step].push_back(c.change);
   replay();
 }
 
@@ -81,7 +101,7 @@ void JobGrain::replay() {
 
 void JobGrain::stir(std::uint32_t n, const std::function<std::uint64_t()>& random) {
   for (std::uint32_t k = 0; k < n; ++k) {
-    if (k % 2 == 1) {
+    if (stirred_++ % 2 == 1) {
       // Undo a split still in effect (both halves still hold work), so merges happen too.
       std::vector<GrainChange> splits;
       for (const auto& [step, changes] : announced_) {

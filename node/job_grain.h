@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "protocol/recovery_messages.h"
 #include "protocol/wire_types.h"
 
 namespace drift {
@@ -33,13 +34,20 @@ class JobGrain {
   // takes the lowest spare task on `dest`, else one on the split task's node, else the lowest
   // spare; no task appears in two changes of one step. Empties the queue.
   std::vector<GrainChange> take(std::uint64_t step, const Locate& where);
-  // A rollback to the reduction of `step` (resent without its changes; nullopt: the start):
-  // forgets the changes announced at or after it and the queued requests.
+  // A rollback to the reduction of `step` (nullopt: the start): forgets the changes announced
+  // after it and the queued requests. The tasks' copies were saved just before they took that
+  // reduction, and some may hold messages their neighbours sent after taking it, by the layout
+  // its changes made: it must go again with the same changes (at()).
   void rollback(std::optional<std::uint64_t> step);
-  // A root that took the job over does not know its history: it announces nothing more.
-  void disable() { enabled_ = false; }
+  // The changes announced with `step`'s reduction (none: empty).
+  std::vector<GrainChange> at(std::uint64_t step) const;
+  // Every change announced with the reduction of `step` or before, in order, for the deputy's
+  // record; adopt() starts a new root from it.
+  std::vector<StepGrainChange> history(std::uint64_t step) const;
+  void adopt(const std::vector<StepGrainChange>& history);
   // Testing aid (runtime option chaos_grain=N): N requests, each a split of a random task that
-  // has work, or (every other one) a merge undoing a split still in effect. `random` returns
+  // has work, or (every other request, counted across calls) a merge undoing a split still in
+  // effect. `random` returns
   // uniform 64-bit values.
   void stir(std::uint32_t n, const std::function<std::uint64_t()>& random);
 
@@ -61,7 +69,7 @@ class JobGrain {
   std::set<std::uint32_t> spare_;
   std::vector<Request> queued_;
   std::map<std::uint64_t, std::vector<GrainChange>> announced_;  // by step
-  bool enabled_ = true;
+  std::uint64_t stirred_ = 0;  // stir() requests so far: every other one is a merge
 };
 
 }  // namespace drift

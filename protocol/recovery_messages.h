@@ -128,6 +128,18 @@ struct JobResume {
 };
 
 // Root -> its deputy: what the deputy needs to take the job over if the root dies.
+// A split or merge the root announced with `step`'s reduction (node/job_grain.h).
+struct StepGrainChange {
+  std::uint64_t step = 0;
+  GrainChange change;
+
+  friend bool operator==(const StepGrainChange&, const StepGrainChange&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(step, change);
+  }
+};
+
 struct JobRecord {
   static constexpr MsgType kType = MsgType::kJobRecord;
   std::uint64_t job = 0;
@@ -145,6 +157,9 @@ struct JobRecord {
   std::uint64_t migrations = 0;
   double elapsed_s = 0;           // the job's age when this was sent
   std::vector<double> step_s;
+  // The splits and merges announced up to the committed step (all of them: the decomposition a
+  // rollback to it returns to, and the changes its reduction goes again with).
+  std::vector<StepGrainChange> grain{};
 
   friend bool operator==(const JobRecord&, const JobRecord&) = default;
   template <class Archive>
@@ -152,7 +167,7 @@ struct JobRecord {
     ar(job, root, spec, generation);
     wire_bool(ar, committed);
     ar(step, values, primaries, buddies, steps_done, recoveries, steps_recomputed, migrations,
-       elapsed_s, step_s);
+       elapsed_s, step_s, grain);
   }
 };
 

@@ -166,6 +166,37 @@ TEST_F(RecoveryTest, ParticlesSurviveAKilledWorker) {
   expect_recovered(run, spec, 1, 15);
 }
 
+TEST_F(RecoveryTest, SplitAndMergedTilesSurviveAKilledWorker) {
+  start_cluster(4, /*slot=*/3);
+  wait_for_load_reports(1);
+  // 6 tiles and 6 spare tasks; the root asks for a random split or merge after every step, so
+  // the rollback returns to a checkpoint whose layout differs from the one at the failure.
+  JobSpec spec = ctl::job_spec("heat2d", 12, 400, {{"size", "768x768"}, {"spare", "6"}});
+  spec.runtime["checkpoint_steps"] = "20";
+  spec.runtime["checkpoint_ms"] = "0";
+  spec.runtime["chaos_grain"] = "1";
+  const Run run = run_with_kills(spec, {70});
+  expect_recovered(run, spec, 1, 20);
+  EXPECT_GT(run.result.splits, 10u);
+  EXPECT_GT(run.result.merges, 5u);
+}
+
+TEST_F(RecoveryTest, TheDeputyCarriesOnTheSplitsAndMergesOfAKilledRoot) {
+  start_cluster(4, /*slot=*/3);
+  wait_for_load_reports(1);
+  JobSpec spec = ctl::job_spec("heat2d", 12, 400, {{"size", "768x768"}, {"spare", "6"}});
+  spec.runtime["checkpoint_steps"] = "20";
+  spec.runtime["checkpoint_ms"] = "0";
+  spec.runtime["chaos_grain"] = "1";
+  const Run run = run_with_kills(spec, {60}, /*root=*/true);
+  ASSERT_EQ(run.victims, std::vector<int>{1});
+  EXPECT_EQ(run.result.checksum, serial_checksum(spec));
+  EXPECT_EQ(run.result.recoveries, 1u);
+  // The new root took over the record's splits and merges and went on announcing them (the
+  // chaos option travels in the spec).
+  EXPECT_GT(run.result.splits, 10u);
+}
+
 TEST_F(RecoveryTest, KilledRootIsReplacedByItsDeputy) {
   start_cluster(4, /*slot=*/3);
   wait_for_load_reports(1);

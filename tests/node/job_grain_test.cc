@@ -63,28 +63,47 @@ TEST(JobGrain, WithoutSpareTasksASplitIsDropped) {
   EXPECT_TRUE(g.take(0, where).empty());
 }
 
-TEST(JobGrain, ARollbackForgetsTheChangesOfTheStepsItRedoes) {
+TEST(JobGrain, ARollbackKeepsTheChangesOfItsStepAndForgetsLaterOnes) {
   JobGrain g(8, 4);
   g.request({GrainKind::kSplit, 0, 0}, 2);
   g.take(3, where);  // 0 -> 5
   g.request({GrainKind::kSplit, 1, 0}, 1);
   g.take(7, where);  // 1 -> 4
   g.request({GrainKind::kSplit, 2, 0}, 1);
-  g.rollback(7);  // the reduction of step 7 is resent without its change; the queue is dropped
+  g.take(9, where);  // 2 -> 6
+  g.request({GrainKind::kSplit, 3, 0}, 2);
+  g.rollback(7);  // step 7's reduction goes again, with its change; the queue is dropped
+  EXPECT_EQ(g.at(7), (std::vector<GrainChange>{{GrainKind::kSplit, 1, 4}}));
+  EXPECT_TRUE(g.at(9).empty());
   EXPECT_FALSE(g.spare(5));
-  EXPECT_TRUE(g.spare(4));
-  EXPECT_EQ(g.splits(), 1u);
-  EXPECT_TRUE(g.take(7, where).empty());
+  EXPECT_FALSE(g.spare(4));
+  EXPECT_TRUE(g.spare(6));
+  EXPECT_EQ(g.splits(), 2u);
+  EXPECT_TRUE(g.take(8, where).empty());
   g.rollback(std::nullopt);
   EXPECT_TRUE(g.spare(5));
+  EXPECT_TRUE(g.spare(4));
   EXPECT_EQ(g.splits(), 0u);
 }
 
-TEST(JobGrain, ADisabledRecordAnnouncesNothing) {
+TEST(JobGrain, ANewRootAdoptsTheHistoryUpToTheCommittedStep) {
   JobGrain g(8, 4);
-  g.disable();
   g.request({GrainKind::kSplit, 0, 0}, 2);
-  EXPECT_TRUE(g.take(0, where).empty());
+  g.take(3, where);  // 0 -> 5
+  g.request({GrainKind::kMerge, 0, 5}, 0);
+  g.take(6, where);
+  g.request({GrainKind::kSplit, 1, 0}, 1);
+  g.take(8, where);  // 1 -> 4
+  const auto record = g.history(6);
+  ASSERT_EQ(record.size(), 2u);
+  EXPECT_EQ(record[1].step, 6u);
+  JobGrain next(8, 4);
+  next.adopt(record);
+  EXPECT_TRUE(next.spare(5));
+  EXPECT_TRUE(next.spare(4));
+  EXPECT_EQ(next.at(6), (std::vector<GrainChange>{{GrainKind::kMerge, 0, 5}}));
+  EXPECT_EQ(next.splits(), 1u);
+  EXPECT_EQ(next.merges(), 1u);
 }
 
 TEST(JobGrain, StirAsksForSplitsAndMergesUndoingThem) {
