@@ -98,10 +98,10 @@ void move_single_tasks(const RoundInput& input, const PlannerParams& params, dou
 
 // Once whole tasks can do no more: this node is still the busiest of the group as the moves
 // leave it, and out of balance, but no task of its can go anywhere without making its receiver
-// the new bottleneck. Half of the largest task that can split may: the split is asked for when
-// that half's move would lower the peak of this node and the receiver and pay for itself
-// (Lee's criterion, as for moves). The half moves in a later round, or at once when the root
-// finds a spare task on the receiver.
+// the new bottleneck. Half of a task that can split may: the largest task whose half can go to
+// some member without making it the new bottleneck is split, when that half's move would pay for
+// itself (Lee's criterion, as for moves). The half moves in a later round, or at once when the
+// root finds a spare task on the receiver.
 std::optional<PlannedSplit> plan_split(const RoundInput& input, const PlannerParams& params,
                                        double balanced, double efficiency,
                                        const std::vector<NodeLoad>& after,
@@ -110,21 +110,28 @@ std::optional<PlannedSplit> plan_split(const RoundInput& input, const PlannerPar
       balance::own_efficiency(after[0], balanced) >= params.eff_min) {
     return std::nullopt;
   }
-  std::size_t task = input.tasks.size();
+  // Candidates, largest first; the first whose half fits somewhere is split.
+  std::vector<std::size_t> order;
   for (std::size_t i = 0; i < input.tasks.size(); ++i) {
-    if (!taken[i] && input.tasks[i].splittable && input.tasks[i].load > 0 &&
-        (task == input.tasks.size() || input.tasks[i].load > input.tasks[task].load)) {
-      task = i;
-    }
+    if (!taken[i] && input.tasks[i].splittable && input.tasks[i].load > 0) order.push_back(i);
   }
-  if (task == input.tasks.size()) return std::nullopt;
-  const double half = input.tasks[task].load / 2;
-  std::size_t best = 0;
-  double best_u = 0;
-  for (std::size_t j = 1; j < after.size(); ++j) {
-    if (!balance::lowers_peak(after[0], after[j], half)) continue;
-    const double u = balance::utilization(after[j].load + half, after[j].capacity);
-    if (best == 0 || u < best_u) best = j, best_u = u;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return input.tasks[a].load > input.tasks[b].load;
+  });
+  std::size_t task = 0, best = 0;
+  double half = 0;
+  for (std::size_t i : order) {
+    half = input.tasks[i].load / 2;
+    double best_u = 0;
+    for (std::size_t j = 1; j < after.size(); ++j) {
+      if (!balance::lowers_peak(after[0], after[j], half)) continue;
+      const double u = balance::utilization(after[j].load + half, after[j].capacity);
+      if (best == 0 || u < best_u) best = j, best_u = u;
+    }
+    if (best != 0) {
+      task = i;
+      break;
+    }
   }
   if (best == 0) return std::nullopt;
   const double steps_left = input.tasks[task].steps_left < 0 ? 1e6 : input.tasks[task].steps_left;

@@ -25,6 +25,17 @@ TEST(BalancePlannerGrainTest, SplitsTheLargestTaskWhenNoWholeTaskFits) {
   EXPECT_TRUE(plan.merges.empty());
 }
 
+TEST(BalancePlannerGrainTest, SplitsTheLargestTaskWhoseHalfFitsSomewhere) {
+  // Node 1 holds 400 and 200 at capacity 4 (150 s a step); node 2 is empty at capacity 1.
+  // Neither task fits whole (node 2 at 200 or 400), nor half of the 400 (200 > 150); half of
+  // the 200 does.
+  RoundInput in{{1, 600, 4}, {{2, 0, 1}}, {task(0, 400), task(1, 200)}};
+  RoundPlan plan = plan_round(in, {});
+  EXPECT_TRUE(plan.moves.empty());
+  ASSERT_EQ(plan.splits.size(), 1u);
+  EXPECT_EQ(plan.splits[0].task, (TaskId{7, 1}));
+}
+
 TEST(BalancePlannerGrainTest, NoSplitWhenAWholeTaskMeetsTheTransfer) {
   RoundInput in{{1, 200, 1}, {{2, 0, 1}}, {task(0, 100), task(1, 100)}};
   RoundPlan plan = plan_round(in, {});
@@ -35,9 +46,12 @@ TEST(BalancePlannerGrainTest, NoSplitWhenAWholeTaskMeetsTheTransfer) {
 TEST(BalancePlannerGrainTest, NoSplitOfATaskThatCannotSplitOrWhenEvenHalfIsTooMuch) {
   RoundInput unsplittable{{1, 160, 1}, {{2, 90, 1}}, {task(0, 100, false), task(1, 60, false)}};
   EXPECT_TRUE(plan_round(unsplittable, {}).splits.empty());
-  // Even half of the 100 would leave node 2 at 170, busier than node 1's 160.
-  RoundInput tight{{1, 160, 1}, {{2, 120, 1}}, {task(0, 100), task(1, 60)}};
-  RoundPlan plan = plan_round(tight, {});
+  // Even half of either task (50, 30) would leave node 2 above node 1's 160.
+  RoundInput tight{{1, 160, 1}, {{2, 135, 1}}, {task(0, 100), task(1, 60)}};
+  PlannerParams strict;
+  strict.eff_min = 0.95;
+  RoundPlan plan = plan_round(tight, strict);
+  EXPECT_TRUE(plan.sending);
   EXPECT_TRUE(plan.moves.empty());
   EXPECT_TRUE(plan.splits.empty());
 }
