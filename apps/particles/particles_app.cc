@@ -15,8 +15,6 @@
 namespace drift::particles {
 namespace {
 
-constexpr const char* kApp = "particles";
-
 // tallies[i] is task i's; the serial reference tallies the same cell ranges.
 Result<JobOutcome> outcome(const Params& p, const std::vector<Tally>& tallies) {
   Tally total;

@@ -5,10 +5,6 @@
 
 namespace drift::particles {
 
-namespace {
-constexpr const char* kApp = "particles";
-}  // namespace
-
 Result<Params> parse_params(const JobSpec& spec) {
   auto in = apps::AppParams::read(kApp, spec, {"cells", "particles", "seed", "drift"});
   if (!in) return in.status();

@@ -12,6 +12,7 @@
 
 namespace drift::particles {
 
+inline constexpr const char* kApp = "particles";  // the application's name, in errors too
 inline constexpr std::uint64_t kDefaultCells = 4096;
 inline constexpr std::uint64_t kDefaultParticles = 100'000;
 inline constexpr std::uint64_t kDefaultSeed = 1;
