@@ -15,16 +15,15 @@
 #include "apps/heat2d/heat2d_params.h"
 #include "apps/heat2d/layout.h"
 #include "apps/heat2d/piece_message.h"
-#include "tests/apps/grain_driver.h"
 #include "tests/support/inprocess_runner.h"
 
 namespace drift::heat2d {
 namespace {
 
 using test_support::GrainPlanner;
-using test_support::GrainRunOptions;
-using test_support::GrainRunStats;
-using test_support::run_with_grain_changes;
+using test_support::InProcessOptions;
+using test_support::InProcessStats;
+using test_support::run_in_process;
 using test_support::scripted_changes;
 using Script = std::map<std::uint64_t, std::vector<GrainChange>>;
 
@@ -47,15 +46,16 @@ std::uint64_t applicable(const JobSpec& s, const Script& script) {
 
 // Runs `s` under `planner` with a few seeds (migrating or not) and checks the serial result.
 void expect_serial_result(const JobSpec& s, const GrainPlanner& planner,
-                          GrainRunStats* last = nullptr, double migrate = 0.15) {
+                          InProcessStats* last = nullptr, double migrate = 0.15) {
   auto serial = app().run_serial(s);
   ASSERT_TRUE(serial) << serial.error();
   std::uint64_t migrations = 0;
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    GrainRunStats stats;
-    const GrainRunOptions options{.seed = seed * 7907 + s.tasks,
-                                  .migrate_probability = seed == 1 ? 0.0 : migrate};
-    auto out = run_with_grain_changes(app(), s, planner, options, &stats);
+    InProcessStats stats;
+    InProcessOptions options{.seed = seed * 7907 + s.tasks,
+                             .migrate_probability = seed == 1 ? 0.0 : migrate};
+    options.planner = planner;
+    auto out = run_in_process(app(), s, options, &stats);
     ASSERT_TRUE(out) << out.error() << " (seed " << seed << ")";
     EXPECT_EQ(out->checksum, serial->checksum) << "seed " << seed;
     EXPECT_EQ(out->details.at("max_change"), serial->details.at("max_change"));
@@ -72,9 +72,9 @@ void expect_serial_result(const JobSpec& s, const GrainPlanner& planner,
 // The pieces sent equal the applicable changes when each tile part fits one piece.
 void expect_script(const JobSpec& s, const Script& script, std::uint64_t applied) {
   ASSERT_EQ(applicable(s, script), applied);
-  GrainRunStats stats;
+  InProcessStats stats;
   expect_serial_result(s, scripted_changes(script), &stats);
-  EXPECT_EQ(stats.messages[kPieceTag], applied);
+  EXPECT_EQ(stats.messages_by_tag[kPieceTag], applied);
 }
 
 TEST(Heat2dGrain, AFewSplitsIncludingAtTheFirstAndLastStep) {
@@ -140,9 +140,9 @@ GrainPlanner split_down_then_merge(std::uint64_t until_step, std::size_t per_ste
 }
 
 TEST(Heat2dGrain, ChainsOfSplitsDownToSmallTilesAndMergesBack) {
-  GrainRunStats stats;
+  InProcessStats stats;
   expect_serial_result(spec("26x22", 48, 46, 40), split_down_then_merge(24, 3), &stats);
-  EXPECT_GE(stats.messages[kPieceTag], 46u + 20u);
+  EXPECT_GE(stats.messages_by_tag[kPieceTag], 46u + 20u);
   expect_serial_result(spec("5x40", 20, 19, 20), split_down_then_merge(12, 2));  // 1-row tiles
 }
 
@@ -188,18 +188,18 @@ GrainPlanner random_changes(std::uint64_t seed) {
 
 TEST(Heat2dGrain, RandomChangesEveryStep) {
   for (std::uint64_t seed : {5u, 6u, 7u}) {
-    GrainRunStats stats;
+    InProcessStats stats;
     expect_serial_result(spec("31x23", 12, 6, 40), random_changes(seed), &stats);
-    EXPECT_GT(stats.messages[kPieceTag], 15u);  // many apply
+    EXPECT_GT(stats.messages_by_tag[kPieceTag], 15u);  // many apply
   }
 }
 
 TEST(Heat2dGrain, WideTilesTravelInSeveralPieces) {
   // Tiles 0 | 1, each 130 rows x 2048 columns; 0 splits its columns: 1024 x 130 cells go to 2.
   const JobSpec s = spec("4096x130", 3, 1, 5);
-  GrainRunStats stats;
+  InProcessStats stats;
   expect_serial_result(s, scripted_changes({{1, {split(0, 2)}}, {3, {merge(0, 2)}}}), &stats, 0.05);
-  EXPECT_EQ(stats.messages[kPieceTag], 4u);  // 133120 cells = 2 pieces, each way
+  EXPECT_EQ(stats.messages_by_tag[kPieceTag], 4u);  // 133120 cells = 2 pieces, each way
   EXPECT_GT(stats.max_payload[kPieceTag], kMaxPieceBytes / 2);
 }
 
@@ -207,9 +207,9 @@ TEST(Heat2dGrain, SpareTasksWithoutChanges) {
   for (const auto& [size, tasks, spare] :
        {std::tuple{"40x40", 7u, 3u}, std::tuple{"31x17", 5u, 4u}, std::tuple{"13x53", 10u, 4u}}) {
     const JobSpec s = spec(size, tasks, spare, 9);
-    GrainRunStats stats;
+    InProcessStats stats;
     expect_serial_result(s, scripted_changes({}), &stats);
-    EXPECT_EQ(stats.messages[kPieceTag], 0u);
+    EXPECT_EQ(stats.messages_by_tag[kPieceTag], 0u);
     // The runtime's in-process runner (no regrain) gets the same result.
     auto serial = app().run_serial(s);
     auto runner = test_support::run_in_process(app(), s, {.seed = 3, .migrate_probability = 0.1});

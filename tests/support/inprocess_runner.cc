@@ -76,19 +76,25 @@ class Run {
   }
 
  private:
+  struct Announcement {  // one step's reduction as one task gets it
+    std::uint64_t step = 0;
+    std::vector<double> values;
+    std::vector<GrainChange> changes;
+    bool regrained = false;
+  };
   struct Slot {
     std::unique_ptr<Task> task;
     bool started = false;
     bool finish_called = false;  // during the current handler
     bool finished = false;
     std::vector<std::uint8_t> result;
-    std::deque<std::pair<std::uint64_t, std::vector<double>>> reductions;
+    std::deque<Announcement> reductions;
   };
   struct Pending {  // one step's contributions so far
     std::vector<std::optional<std::vector<double>>> values;
     std::size_t count = 0;
   };
-  enum class Kind { kStart, kMessage, kReduced };
+  enum class Kind { kStart, kMessage, kRegrain, kReduced };
   struct Event {
     Kind kind;
     std::uint32_t task;
@@ -174,7 +180,10 @@ std::vector<Run::Event> Run::deliverable() {
     const Slot& s = slots_[i];
     if (s.finished) continue;
     if (!s.started) events.push_back({Kind::kStart, i, {}});
-    if (s.started && !s.reductions.empty()) events.push_back({Kind::kReduced, i, {}});
+    if (s.started && !s.reductions.empty()) {
+      const Announcement& a = s.reductions.front();
+      events.push_back({!a.changes.empty() && !a.regrained ? Kind::kRegrain : Kind::kReduced, i, {}});
+    }
   }
   for (auto it = channels_.begin(); it != channels_.end();) {
     const std::uint32_t to = it->first.second;
@@ -206,11 +215,17 @@ void Run::deliver(const Event& e) {
       handler(e.task, [&msg](Task& t, Context& ctx) { t.receive(ctx, std::move(msg)); });
       break;
     }
+    case Kind::kRegrain: {
+      Announcement& a = slot.reductions.front();
+      a.regrained = true;
+      const Announcement copy = a;  // the handler may finish the task and clear the queue
+      handler(e.task, [&copy](Task& t, Context& ctx) { t.regrain(ctx, copy.step, copy.changes); });
+      break;
+    }
     case Kind::kReduced: {
-      const std::uint64_t step = slot.reductions.front().first;
-      const std::vector<double> values = std::move(slot.reductions.front().second);
+      const Announcement a = std::move(slot.reductions.front());
       slot.reductions.pop_front();
-      handler(e.task, [&](Task& t, Context& ctx) { t.reduced(ctx, step, values); });
+      handler(e.task, [&a](Task& t, Context& ctx) { t.reduced(ctx, a.step, a.values); });
       break;
     }
   }
@@ -222,6 +237,10 @@ void Run::handler(std::uint32_t index, const std::function<void(Task&, Context&)
   ++stats_.handlers;
   try {
     fn(*slot.task, ctx);
+    // What the runtime reads after every handler.
+    (void)slot.task->load();
+    (void)slot.task->can_split();
+    (void)slot.task->merge_partner();
   } catch (const std::exception& e) {
     fail(task_name(index) + " threw: " + e.what());
   }
@@ -238,6 +257,8 @@ void Run::send(std::uint32_t from, TaskId to, std::uint32_t tag,
                 ", index " + std::to_string(to.index) + ")");
   }
   ++stats_.messages;
+  ++stats_.messages_by_tag[tag];
+  stats_.max_payload[tag] = std::max(stats_.max_payload[tag], payload.size());
   channels_[{from, to.index}].push_back(Message{id(from), tag, std::move(payload)});
 }
 
@@ -258,8 +279,16 @@ void Run::contribute(std::uint32_t from, std::uint64_t step, std::vector<double>
   Result<std::vector<double>> combined = combine_contributions(ops_, all);
   if (!combined) return fail("step " + std::to_string(step) + ": " + combined.error());
   ++stats_.reductions;
+  // The root's part: the step's changes go out with its reduction, the same list to every task.
+  std::vector<GrainChange> changes;
+  if (options_.planner) {
+    std::vector<const Task*> tasks;
+    for (const Slot& s : slots_) tasks.push_back(s.task.get());
+    changes = options_.planner(step, tasks);
+    stats_.changes += changes.size();
+  }
   for (Slot& s : slots_) {
-    if (!s.finished && !s.finish_called) s.reductions.emplace_back(step, *combined);
+    if (!s.finished && !s.finish_called) s.reductions.push_back({step, *combined, changes});
   }
 }
 
@@ -340,6 +369,13 @@ Result<std::vector<double>> combine_contributions(
     }
   }
   return acc;
+}
+
+GrainPlanner scripted_changes(std::map<std::uint64_t, std::vector<GrainChange>> script) {
+  return [script = std::move(script)](std::uint64_t step, const std::vector<const Task*>&) {
+    const auto it = script.find(step);
+    return it == script.end() ? std::vector<GrainChange>{} : it->second;
+  };
 }
 
 Result<JobOutcome> run_in_process(const Application& app, JobSpec spec,

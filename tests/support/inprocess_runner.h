@@ -5,10 +5,17 @@
 // interleavings. Reductions combine contributions in task-index order with the app's
 // reduction_ops(), then go to every unfinished task. Optionally, after each handler a random
 // task is saved with save_state and replaced by a fresh create_task() restored with load_state
-// (emulated migration), which catches state missing from serialize().
+// (emulated migration), which catches state missing from serialize(). With a grain planner, the
+// root's part of granularity too: when a step's reduction is complete the planner names that
+// step's GrainChanges (seeing the tasks between handlers), and every unfinished task gets
+// regrain(step, changes) and then reduced(step, values) — two events, so deliveries and
+// migrations may fall between them. After every handler the runner reads what the runtime reads
+// (load, can_split, merge_partner).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <vector>
 
 #include "node/application.h"
@@ -16,6 +23,13 @@
 #include "protocol/wire_types.h"
 
 namespace drift::test_support {
+
+// The changes to announce with reduction `step`; tasks[i] is task i between two handlers.
+using GrainPlanner = std::function<std::vector<GrainChange>(std::uint64_t step,
+                                                            const std::vector<const Task*>& tasks)>;
+
+// Announces script[step] with reduction `step`, nothing at other steps.
+GrainPlanner scripted_changes(std::map<std::uint64_t, std::vector<GrainChange>> script);
 
 struct InProcessOptions {
   std::uint64_t seed = 1;                    // delivery order and migration choices
@@ -25,6 +39,7 @@ struct InProcessOptions {
   bool deliver_before_start = false;         // let messages reach a task before its start() ran
   std::uint64_t max_handlers = 100'000'000;  // a livelock guard
   std::uint64_t job_id = 1;
+  GrainPlanner planner{};                    // empty: the decomposition never changes
 };
 
 struct InProcessStats {
@@ -34,6 +49,9 @@ struct InProcessStats {
   std::uint64_t reductions = 0;
   std::uint64_t migrations = 0;
   std::uint64_t state_bytes = 0;  // total serialized by migrations
+  std::uint64_t changes = 0;      // grain changes announced, applicable or not
+  std::map<std::uint32_t, std::uint64_t> messages_by_tag;  // sent
+  std::map<std::uint32_t, std::size_t> max_payload;        // largest payload sent, by tag
 };
 
 // Combines one step's contributions (contributions[i] from task i) in task-index order:
