@@ -159,8 +159,8 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
       return loc ? loc->node : 0u;
     });
     for (const GrainChange& c : changes) {
-      spdlog::info("job {:#x}: after step {}, task {} {}s {} task {}", job.id, step, c.task,
-                   to_string(c.kind), c.kind == GrainKind::kSplit ? "with" : "", c.partner);
+      spdlog::info("job {:#x}: after step {}, task {} {} task {}", job.id, step, c.task,
+                   c.kind == GrainKind::kSplit ? "splits with" : "absorbs", c.partner);
     }
   }
   send_reduction(job, step, values, checkpoint_due(job, step, values), changes);

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "node/application.h"
 #include "node/ctl/status_query.h"
 #include "tests/integration/poll.h"
 
@@ -20,6 +21,15 @@ fs::path local_conf() { return fs::path(DRIFT_SOURCE_DIR) / "conf" / "local.conf
 
 std::uint16_t base_port_for(int slot) {
   return static_cast<std::uint16_t>(kBasePort + kPortsPerTest * slot);
+}
+
+std::string serial_checksum(const JobSpec& spec) {
+  const Application* app = builtin_apps().find(spec.app);
+  if (!app) return "no app " + spec.app;
+  JobSpec serial = spec;
+  serial.runtime.clear();
+  auto outcome = app->run_serial(serial);
+  return outcome ? outcome->checksum : "serial run failed: " + outcome.error();
 }
 
 void ClusterTest::SetUp() {

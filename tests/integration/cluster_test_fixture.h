@@ -21,6 +21,8 @@ inline constexpr int kPortsPerTest = 20;
 std::filesystem::path bin_dir();
 std::filesystem::path local_conf();
 std::uint16_t base_port_for(int slot);
+// The serial reference's checksum of `spec` (its runtime options dropped), or what went wrong.
+std::string serial_checksum(const JobSpec& spec);
 
 class ClusterTest : public ::testing::Test {
  protected:

@@ -17,15 +17,6 @@ namespace {
 
 constexpr int kSlot = 27;
 
-std::string serial_checksum(const JobSpec& spec) {
-  const Application* app = builtin_apps().find(spec.app);
-  if (!app) return "no app " + spec.app;
-  JobSpec serial = spec;
-  serial.runtime.clear();
-  auto outcome = app->run_serial(serial);
-  return outcome ? outcome->checksum : "serial run failed: " + outcome.error();
-}
-
 TEST_F(ClusterTest, RandomSplitsMergesAndMovesKeepTheSerialChecksum) {
   start_cluster(4, kSlot);
   wait_for_load_reports(1);

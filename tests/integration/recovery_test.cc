@@ -41,15 +41,6 @@ class RecoveryTest : public ClusterTest {
     return victim;
   }
 
-  std::string serial_checksum(const JobSpec& spec) {
-    const Application* app = builtin_apps().find(spec.app);
-    if (!app) return "no app " + spec.app;
-    JobSpec serial = spec;
-    serial.runtime.clear();
-    auto outcome = app->run_serial(serial);
-    return outcome ? outcome->checksum : "serial run failed: " + outcome.error();
-  }
-
   struct Run {
     JobResult result;
     std::vector<JobNotice> notices;       // recoveries
@@ -134,6 +125,14 @@ JobSpec heat2d(std::uint64_t steps, std::uint64_t checkpoint_steps) {
   return spec;
 }
 
+// 6 tiles and 6 spare tasks; the root asks for a random split or merge after every step.
+JobSpec heat2d_regrained(std::uint64_t steps, std::uint64_t checkpoint_steps) {
+  JobSpec spec = heat2d(steps, checkpoint_steps);
+  spec.params["spare"] = "6";
+  spec.runtime["chaos_grain"] = "1";
+  return spec;
+}
+
 TEST_F(RecoveryTest, KilledWorkerRollsBackToTheLastCheckpoint) {
   start_cluster(4, /*slot=*/3);
   wait_for_load_reports(1);
@@ -169,12 +168,8 @@ TEST_F(RecoveryTest, ParticlesSurviveAKilledWorker) {
 TEST_F(RecoveryTest, SplitAndMergedTilesSurviveAKilledWorker) {
   start_cluster(4, /*slot=*/3);
   wait_for_load_reports(1);
-  // 6 tiles and 6 spare tasks; the root asks for a random split or merge after every step, so
-  // the rollback returns to a checkpoint whose layout differs from the one at the failure.
-  JobSpec spec = ctl::job_spec("heat2d", 12, 400, {{"size", "768x768"}, {"spare", "6"}});
-  spec.runtime["checkpoint_steps"] = "20";
-  spec.runtime["checkpoint_ms"] = "0";
-  spec.runtime["chaos_grain"] = "1";
+  // The rollback returns to a checkpoint whose layout differs from the one at the failure.
+  const JobSpec spec = heat2d_regrained(400, 20);
   const Run run = run_with_kills(spec, {70});
   expect_recovered(run, spec, 1, 20);
   EXPECT_GT(run.result.splits, 10u);
@@ -184,10 +179,7 @@ TEST_F(RecoveryTest, SplitAndMergedTilesSurviveAKilledWorker) {
 TEST_F(RecoveryTest, TheDeputyCarriesOnTheSplitsAndMergesOfAKilledRoot) {
   start_cluster(4, /*slot=*/3);
   wait_for_load_reports(1);
-  JobSpec spec = ctl::job_spec("heat2d", 12, 400, {{"size", "768x768"}, {"spare", "6"}});
-  spec.runtime["checkpoint_steps"] = "20";
-  spec.runtime["checkpoint_ms"] = "0";
-  spec.runtime["chaos_grain"] = "1";
+  const JobSpec spec = heat2d_regrained(400, 20);
   const Run run = run_with_kills(spec, {60}, /*root=*/true);
   ASSERT_EQ(run.victims, std::vector<int>{1});
   EXPECT_EQ(run.result.checksum, serial_checksum(spec));
