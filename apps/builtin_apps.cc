@@ -1,10 +1,10 @@
-// The applications this build knows (node/application.h's builtin_apps()). Add new apps here.
+// The applications this build knows (node/tasks/application.h's builtin_apps()). Add new apps here.
 #include "apps/ballast/ballast_app.h"
 #include "apps/chatter/chatter_app.h"
 #include "apps/heat2d/heat2d_app.h"
 #include "apps/particles/particles_app.h"
 #include "apps/pingpong/pingpong_app.h"
-#include "node/application.h"
+#include "node/tasks/application.h"
 
 namespace drift {
 

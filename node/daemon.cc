@@ -7,9 +7,9 @@
 #include <cmath>
 #include <thread>
 
-#include "node/emulated_compute.h"
-#include "node/external_load.h"
-#include "node/machine_stats.h"
+#include "node/machine/emulated_compute.h"
+#include "node/machine/external_load.h"
+#include "node/machine/machine_stats.h"
 #include "protocol/archives.h"
 #include "protocol/codec.h"
 

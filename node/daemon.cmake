@@ -3,22 +3,22 @@ add_library(drift_node
   daemon.cc
   daemon_dispatch.cc
   daemon_faults.cc
-  balancer_service.cc
-  job_coordinator.cc
-  job_coordinator_recovery.cc
-  job_coordinator_takeover.cc
-  recovery_agent.cc
-  message_router.cc
-  migration_service.cc
-  owner_service.cc
-  task_list_query.cc
+  balance/balancer_service.cc
+  jobs/job_coordinator.cc
+  jobs/job_coordinator_recovery.cc
+  jobs/job_coordinator_takeover.cc
+  recovery/recovery_agent.cc
+  tasks/message_router.cc
+  tasks/migration_service.cc
+  owner/owner_service.cc
+  tasks/task_list_query.cc
   log.cc
-  machine_stats.cc
-  membership_service.cc
-  peer_connection.cc
-  task_context.cc
-  task_host.cc
-  transport.cc
+  machine/machine_stats.cc
+  membership/membership_service.cc
+  net/peer_connection.cc
+  tasks/task_context.cc
+  tasks/task_host.cc
+  net/transport.cc
 )
 target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(drift_node PUBLIC drift_node_core drift_task drift_migration spdlog::spdlog)

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <iostream>
 
-#include "node/application.h"
-#include "node/config.h"
+#include "node/tasks/application.h"
+#include "node/config/config.h"
 #include "node/daemon.h"
 #include "node/log.h"
 

@@ -28,7 +28,7 @@ struct BalanceRequest {
 };
 
 // Balancing sender -> destination, as soon as the move is decided: count this task's load as on
-// its way here (node/load_reservations.h). The offer follows once the sender's worker reaches the
+// its way here (node/balance/load_reservations.h). The offer follows once the sender's worker reaches the
 // task, which on a busy slow machine takes seconds; it, or the sender's MigrationDone giving the
 // move up, ends the reservation.
 struct BalanceReservation {

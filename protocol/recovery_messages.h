@@ -128,7 +128,7 @@ struct JobResume {
 };
 
 // Root -> its deputy: what the deputy needs to take the job over if the root dies.
-// A split or merge the root announced with `step`'s reduction (node/job_grain.h).
+// A split or merge the root announced with `step`'s reduction (node/jobs/job_grain.h).
 struct StepGrainChange {
   std::uint64_t step = 0;
   GrainChange change;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "apps/ballast/ballast_params.h"
-#include "node/task.h"
+#include "node/tasks/task.h"
 #include "protocol/wire_field.h"
 
 namespace drift::ballast {

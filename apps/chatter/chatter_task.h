@@ -16,7 +16,7 @@
 
 #include "apps/chatter/chatter_message.h"
 #include "apps/chatter/chatter_params.h"
-#include "node/task.h"
+#include "node/tasks/task.h"
 #include "protocol/wire_field.h"
 
 namespace drift::chatter {

@@ -24,7 +24,7 @@
 #include "apps/heat2d/layout.h"
 #include "apps/heat2d/tile_cells.h"
 #include "apps/heat2d/wire_optional.h"
-#include "node/task.h"
+#include "node/tasks/task.h"
 #include "protocol/wire_field.h"
 
 namespace drift::heat2d {

@@ -22,7 +22,7 @@
 #include "apps/particles/particle.h"
 #include "apps/particles/particles_params.h"
 #include "apps/particles/region_step.h"
-#include "node/task.h"
+#include "node/tasks/task.h"
 #include "protocol/wire_field.h"
 
 namespace drift::particles {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "apps/pingpong/pingpong_params.h"
-#include "node/task.h"
+#include "node/tasks/task.h"
 #include "protocol/wire_field.h"
 
 namespace drift::pingpong {

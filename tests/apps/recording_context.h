@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "node/context.h"
-#include "node/task.h"
+#include "node/tasks/context.h"
+#include "node/tasks/task.h"
 
 namespace drift::test_support {
 

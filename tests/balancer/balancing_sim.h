@@ -32,7 +32,7 @@ std::vector<NodeLoad> testbed_nodes(std::size_t n, std::uint32_t seed);
 // A random spanning tree plus `extra` random links, from `seed`.
 LoadGraph random_connected(std::vector<NodeLoad> nodes, std::size_t extra, std::uint32_t seed);
 
-// driftd's local groups (node/member_table.h): nodes on a ring by id, each linked to the
+// driftd's local groups (node/membership/member_table.h): nodes on a ring by id, each linked to the
 // `per_side` nearest on either side.
 LoadGraph id_ring(std::vector<NodeLoad> nodes, std::size_t per_side);
 

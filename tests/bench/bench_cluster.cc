@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "node/ctl/status_query.h"
+#include "ctl/status_query.h"
 
 namespace fs = std::filesystem;
 

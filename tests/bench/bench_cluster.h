@@ -1,4 +1,4 @@
-// The drift side of the benchmark: a local cluster of real driftd processes (node/ctl's
+// The drift side of the benchmark: a local cluster of real driftd processes (ctl/'s
 // LocalCluster, so the same code as `driftctl local up`) in a fresh temp dir, every daemon with
 // node.capacity = 1 and balance.capacity = static (no measured capacity that earlier jobs could
 // skew) so that placement splits a job's tasks evenly into contiguous index ranges (2 tasks on 2
@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "node/ctl/client_connection.h"
-#include "node/ctl/local_cluster.h"
+#include "ctl/client_connection.h"
+#include "ctl/local_cluster.h"
 #include "protocol/status.h"
 
 namespace drift::bench {

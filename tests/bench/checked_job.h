@@ -1,4 +1,4 @@
-// Running one benchmark job on the cluster through driftctl's own client (node/ctl/job_client.h)
+// Running one benchmark job on the cluster through driftctl's own client (ctl/job_client.h)
 // and checking its outcome: a JobFailed, a lost connection, a timeout, or a checksum other than
 // the application's serial reference is an error naming the job. While the job runs, every
 // JobProgress goes to `on_progress` (its first one carries the job id), which may block to
@@ -7,8 +7,8 @@
 
 #include <chrono>
 
-#include "node/ctl/client_connection.h"
-#include "node/ctl/job_client.h"
+#include "ctl/client_connection.h"
+#include "ctl/job_client.h"
 #include "protocol/messages.h"
 #include "protocol/status.h"
 

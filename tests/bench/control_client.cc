@@ -2,8 +2,8 @@
 // (ctl::request_migration, ctl::query_tasks) on a connection that is reopened after a failure.
 #include "tests/bench/control_client.h"
 
-#include "node/ctl/migration_client.h"
-#include "node/ctl/tasks_query.h"
+#include "ctl/migration_client.h"
+#include "ctl/tasks_query.h"
 
 namespace drift::bench {
 

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <memory>
 
-#include "node/ctl/client_connection.h"
+#include "ctl/client_connection.h"
 #include "protocol/messages.h"
 #include "protocol/status.h"
 

@@ -5,7 +5,7 @@
 
 #include "apps/chatter/chatter_params.h"
 #include "apps/chatter/chatter_schedule.h"
-#include "node/ctl/job_client.h"
+#include "ctl/job_client.h"
 #include "tests/bench/checked_job.h"
 #include "tests/bench/control_client.h"
 #include "tests/bench/migration_driver.h"

@@ -1,7 +1,7 @@
 // Benchmark (a): migration time beside raw TCP (migration_bench.h).
 #include "tests/bench/migration_bench.h"
 
-#include "node/ctl/job_client.h"
+#include "ctl/job_client.h"
 #include "tests/bench/checked_job.h"
 #include "tests/bench/migration_driver.h"
 #include "tests/bench/raw/raw_transfer.h"

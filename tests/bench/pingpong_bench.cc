@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "node/ctl/job_client.h"
+#include "ctl/job_client.h"
 #include "protocol/codec.h"
 #include "tests/bench/checked_job.h"
 #include "tests/bench/raw/cpu_pinning.h"

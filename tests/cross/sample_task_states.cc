@@ -7,8 +7,8 @@
 #include <memory>
 #include <utility>
 
-#include "node/application.h"
-#include "node/hosted_task_state.h"
+#include "node/tasks/application.h"
+#include "node/tasks/hosted_task_state.h"
 #include "tests/apps/recording_context.h"
 
 namespace drift::cross {

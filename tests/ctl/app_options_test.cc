@@ -1,5 +1,5 @@
 // app_options: an application's option help lines become `driftctl run APP` options.
-#include "node/ctl/app_options.h"
+#include "ctl/app_options.h"
 
 #include <gtest/gtest.h>
 

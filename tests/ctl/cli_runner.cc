@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "node/ctl/driftctl.h"
+#include "ctl/driftctl.h"
 
 namespace drift::ctl::test {
 

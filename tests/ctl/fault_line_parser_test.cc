@@ -1,5 +1,5 @@
 // fault_line_parser: the [faults] lines of a scenario and the values they use.
-#include "node/ctl/fault_line_parser.h"
+#include "ctl/fault_line_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // fault_scenario_parser: sections, keys and their errors (FILE:LINE and the bad value); every
 // scenario shipped in conf/faults/ parses.
-#include "node/ctl/fault_scenario_parser.h"
+#include "ctl/fault_scenario_parser.h"
 
 #include <gtest/gtest.h>
 

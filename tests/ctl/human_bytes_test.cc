@@ -1,5 +1,5 @@
 // human_bytes: binary units, one decimal, never "1024.0 KiB".
-#include "node/ctl/human_bytes.h"
+#include "ctl/human_bytes.h"
 
 #include <gtest/gtest.h>
 

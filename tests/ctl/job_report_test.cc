@@ -1,5 +1,5 @@
 // job_report: the end of `driftctl run` as text and as JSON, cluster and serial.
-#include "node/ctl/job_report.h"
+#include "ctl/job_report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // local_node_config: the config file `driftctl local up` writes for each daemon.
-#include "node/ctl/local_node_config.h"
+#include "ctl/local_node_config.h"
 
 #include <gtest/gtest.h>
 

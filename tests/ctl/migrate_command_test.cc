@@ -1,10 +1,10 @@
 // migrate_command: NODE_ID and JOB:INDEX NODE_ID checked before any daemon is asked; usage
 // errors exit 2 naming the bad value.
-#include "node/ctl/migrate_command.h"
+#include "ctl/migrate_command.h"
 
 #include <gtest/gtest.h>
 
-#include "node/ctl/exit_codes.h"
+#include "ctl/exit_codes.h"
 #include "tests/ctl/cli_runner.h"
 
 namespace drift::ctl {

@@ -1,5 +1,5 @@
 // migration_view: the one line `driftctl migrate` prints.
-#include "node/ctl/migration_view.h"
+#include "ctl/migration_view.h"
 
 #include <gtest/gtest.h>
 

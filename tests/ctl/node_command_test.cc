@@ -1,5 +1,5 @@
 // node_command: `local up --run K:COMMAND` parsing.
-#include "node/ctl/node_command.h"
+#include "ctl/node_command.h"
 
 #include <gtest/gtest.h>
 

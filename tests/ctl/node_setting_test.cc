@@ -1,5 +1,5 @@
 // node_setting: `local up --set K:key=value` parsing and per-daemon arguments.
-#include "node/ctl/node_setting.h"
+#include "ctl/node_setting.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // owner_summary: the line `driftctl reclaim | release` prints.
-#include "node/ctl/owner_command.h"
+#include "ctl/owner_command.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // pid_file and daemon_process: pid files, and spawning and stopping the daemons `local` runs.
-#include "node/ctl/pid_file.h"
+#include "ctl/pid_file.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 
-#include "node/ctl/daemon_process.h"
+#include "ctl/daemon_process.h"
 
 namespace drift::ctl {
 namespace {

@@ -1,5 +1,5 @@
 // progress_bar: rendering of `driftctl run`'s progress line.
-#include "node/ctl/progress_bar.h"
+#include "ctl/progress_bar.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // run_command: --chaos-migrations becomes JobSpec::runtime["chaos_migrations"], cluster runs only.
-#include "node/ctl/run_command.h"
+#include "ctl/run_command.h"
 
 #include <gtest/gtest.h>
 
-#include "node/ctl/exit_codes.h"
+#include "ctl/exit_codes.h"
 #include "tests/ctl/cli_runner.h"
 
 namespace drift::ctl {

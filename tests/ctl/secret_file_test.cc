@@ -1,5 +1,5 @@
 // secret_file: reading and creating the cluster secret.
-#include "node/ctl/secret_file.h"
+#include "ctl/secret_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

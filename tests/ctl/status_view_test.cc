@@ -1,5 +1,5 @@
 // status_view: `driftctl status` as a table and as JSON, counters included.
-#include "node/ctl/status_view.h"
+#include "ctl/status_view.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // task_id_text: job ids print as 0x-hex and read back as 0x-hex or decimal; JOB:INDEX parsing.
-#include "node/ctl/task_id_text.h"
+#include "ctl/task_id_text.h"
 
 #include <gtest/gtest.h>
 

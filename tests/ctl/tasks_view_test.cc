@@ -1,5 +1,5 @@
 // tasks_view: `driftctl tasks` as a table and as JSON, sorted by job and index.
-#include "node/ctl/tasks_view.h"
+#include "ctl/tasks_view.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // text_table: padded, right-aligned plain-text tables.
-#include "node/ctl/text_table.h"
+#include "ctl/text_table.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "node/application.h"
-#include "node/ctl/status_query.h"
+#include "node/tasks/application.h"
+#include "ctl/status_query.h"
 #include "tests/integration/poll.h"
 
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
-#include "node/ctl/client_connection.h"
-#include "node/ctl/local_cluster.h"
+#include "ctl/client_connection.h"
+#include "ctl/local_cluster.h"
 
 namespace drift::test {
 

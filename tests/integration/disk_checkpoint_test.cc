@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "node/checkpoint_disk.h"
-#include "node/ctl/job_client.h"
+#include "node/recovery/checkpoint_disk.h"
+#include "ctl/job_client.h"
 #include "tests/integration/migration_harness.h"
 #include "tests/integration/poll.h"
 

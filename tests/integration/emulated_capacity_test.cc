@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "node/application.h"
-#include "node/ctl/job_client.h"
-#include "node/ctl/status_query.h"
-#include "node/ctl/status_view.h"
+#include "node/tasks/application.h"
+#include "ctl/job_client.h"
+#include "ctl/status_query.h"
+#include "ctl/status_view.h"
 #include "tests/integration/cluster_test_fixture.h"
 
 namespace drift::test {

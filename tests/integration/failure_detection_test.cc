@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "node/ctl/status_query.h"
+#include "ctl/status_query.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/poll.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "node/ctl/node_command.h"
+#include "ctl/node_command.h"
 
 namespace drift::test {
 

@@ -7,9 +7,9 @@
 
 #include <map>
 
-#include "node/application.h"
-#include "node/ctl/job_client.h"
-#include "node/ctl/tasks_query.h"
+#include "node/tasks/application.h"
+#include "ctl/job_client.h"
+#include "ctl/tasks_query.h"
 #include "tests/integration/cluster_test_fixture.h"
 
 namespace drift::test {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "node/ctl/frame_io.h"
-#include "node/ctl/status_query.h"
-#include "node/ctl/tcp_stream.h"
+#include "ctl/frame_io.h"
+#include "ctl/status_query.h"
+#include "ctl/tcp_stream.h"
 #include "protocol/frame.h"
 #include "protocol/handshake.h"
 #include "tests/integration/cluster_test_fixture.h"

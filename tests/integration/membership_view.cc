@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "node/ctl/status_query.h"
+#include "ctl/status_query.h"
 
 namespace drift::test {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "node/ctl/local_cluster.h"
+#include "ctl/local_cluster.h"
 #include "protocol/messages.h"
 
 namespace drift::test {

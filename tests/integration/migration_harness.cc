@@ -5,13 +5,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "node/application.h"
-#include "node/ctl/daemon_process.h"
-#include "node/ctl/local_node_config.h"
-#include "node/ctl/migration_client.h"
-#include "node/ctl/pid_file.h"
-#include "node/ctl/status_query.h"
-#include "node/ctl/tasks_query.h"
+#include "node/tasks/application.h"
+#include "ctl/daemon_process.h"
+#include "ctl/local_node_config.h"
+#include "ctl/migration_client.h"
+#include "ctl/pid_file.h"
+#include "ctl/status_query.h"
+#include "ctl/tasks_query.h"
 #include "protocol/codec.h"
 #include "tests/integration/poll.h"
 

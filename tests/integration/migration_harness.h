@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "node/ctl/client_connection.h"
-#include "node/ctl/job_client.h"
+#include "ctl/client_connection.h"
+#include "ctl/job_client.h"
 #include "protocol/messages.h"
 #include "tests/integration/cluster_test_fixture.h"
 

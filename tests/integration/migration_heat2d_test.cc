@@ -2,8 +2,8 @@
 // chaos_migrations): the result is still exactly the serial reference's, and tasks did move.
 #include <gtest/gtest.h>
 
-#include "node/application.h"
-#include "node/ctl/job_client.h"
+#include "node/tasks/application.h"
+#include "ctl/job_client.h"
 #include "tests/integration/cluster_test_fixture.h"
 
 namespace drift::test {

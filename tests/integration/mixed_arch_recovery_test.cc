@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "node/ctl/job_client.h"
+#include "ctl/job_client.h"
 #include "tests/integration/mixed_arch_fixture.h"
 
 namespace drift::test {

@@ -11,7 +11,7 @@
 #include <set>
 #include <utility>
 
-#include "node/ctl/job_client.h"
+#include "ctl/job_client.h"
 #include "tests/integration/mixed_arch_fixture.h"
 
 namespace drift::test {

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "node/ctl/status_query.h"
+#include "ctl/status_query.h"
 #include "tests/integration/poll.h"
 
 namespace drift::test {

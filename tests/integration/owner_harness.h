@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "node/ctl/client_connection.h"
+#include "ctl/client_connection.h"
 #include "protocol/messages.h"
 
 namespace drift::test {

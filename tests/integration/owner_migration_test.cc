@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "node/ctl/owner_client.h"
+#include "ctl/owner_client.h"
 #include "tests/integration/migration_harness.h"
 #include "tests/integration/owner_harness.h"
 #include "tests/integration/poll.h"

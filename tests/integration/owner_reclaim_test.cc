@@ -13,10 +13,10 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
-#include "node/ctl/owner_client.h"
-#include "node/ctl/status_query.h"
-#include "node/ctl/status_view.h"
-#include "node/ctl/tasks_query.h"
+#include "ctl/owner_client.h"
+#include "ctl/status_query.h"
+#include "ctl/status_view.h"
+#include "ctl/tasks_query.h"
 #include "tests/integration/driftctl_process.h"
 #include "tests/integration/migration_harness.h"
 #include "tests/integration/owner_harness.h"

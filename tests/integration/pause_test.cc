@@ -9,8 +9,8 @@
 #include <iostream>
 #include <thread>
 
-#include "node/ctl/client_connection.h"
-#include "node/ctl/job_client.h"
+#include "ctl/client_connection.h"
+#include "ctl/job_client.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/membership_view.h"
 #include "tests/integration/poll.h"

@@ -9,9 +9,9 @@
 #include <iostream>
 #include <set>
 
-#include "node/application.h"
-#include "node/ctl/job_client.h"
-#include "node/ctl/status_query.h"
+#include "node/tasks/application.h"
+#include "ctl/job_client.h"
+#include "ctl/status_query.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/poll.h"
 

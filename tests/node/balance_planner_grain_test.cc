@@ -2,7 +2,7 @@
 // a node with nothing to send.
 #include <gtest/gtest.h>
 
-#include "node/balance_planner.h"
+#include "node/balance/balance_planner.h"
 
 namespace drift {
 namespace {

@@ -1,5 +1,5 @@
 // balance_planner: one node's balancing decision from its measurements and its group's.
-#include "node/balance_planner.h"
+#include "node/balance/balance_planner.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <map>
 
 #include "balancer/profitability.h"
-#include "node/balance_planner.h"
+#include "node/balance/balance_planner.h"
 
 namespace drift {
 namespace {

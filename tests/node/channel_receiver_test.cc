@@ -1,4 +1,4 @@
-#include "node/channel_receiver.h"
+#include "node/tasks/channel_receiver.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // CheckpointDisk: copies written under the data dir come back whole after a "restart" (a new
 // object loading the dir); commit, rollback and job end delete what the memory store drops; an
 // interrupted write leaves no copy; files that are not copies are reported, not read.
-#include "node/checkpoint_disk.h"
+#include "node/recovery/checkpoint_disk.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // Unit tests of checkpoint_pieces: a state sent as chunk-sized copies (frames that point into the
 // state) decodes and comes back whole, in any order of arrival, and a newer step's pieces replace
 // an older step's.
-#include "node/checkpoint_pieces.h"
+#include "node/recovery/checkpoint_pieces.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // CheckpointStore: copies by task and step; commit drops older steps, rollback drops later ones.
-#include "node/checkpoint_store.h"
+#include "node/recovery/checkpoint_store.h"
 
 #include <gtest/gtest.h>
 

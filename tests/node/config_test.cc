@@ -1,4 +1,4 @@
-#include "node/config.h"
+#include "node/config/config.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "node/emulated_compute.h"
+#include "node/machine/emulated_compute.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "node/emulation.h"
+#include "node/machine/emulation.h"
 
 #include <gtest/gtest.h>
 

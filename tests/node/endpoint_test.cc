@@ -1,4 +1,4 @@
-#include "node/endpoint.h"
+#include "node/net/endpoint.h"
 
 #include <gtest/gtest.h>
 

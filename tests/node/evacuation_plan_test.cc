@@ -1,5 +1,5 @@
-// Destinations of a vacating node's tasks (node/evacuation_plan.h).
-#include "node/evacuation_plan.h"
+// Destinations of a vacating node's tasks (node/owner/evacuation_plan.h).
+#include "node/owner/evacuation_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "node/external_load.h"
+#include "node/machine/external_load.h"
 
 #include <gtest/gtest.h>
 

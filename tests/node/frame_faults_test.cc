@@ -1,5 +1,5 @@
 // frame_faults: the test-only per-frame decisions (drop, duplicate, delay) behind test.* keys.
-#include "node/frame_faults.h"
+#include "node/net/frame_faults.h"
 
 #include <gtest/gtest.h>
 

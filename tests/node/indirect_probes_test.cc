@@ -1,5 +1,5 @@
 // IndirectProbes: when rounds go out, to which helpers, and which answers count. Time injected.
-#include "node/indirect_probes.h"
+#include "node/membership/indirect_probes.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // JobCheckpoints: when checkpoints are due, when a step commits, where tasks are restored.
-#include "node/job_checkpoints.h"
+#include "node/jobs/job_checkpoints.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // JobGrain: the root's record of spare tasks and the splits and merges it announces.
-#include "node/job_grain.h"
+#include "node/jobs/job_grain.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "node/load_meter.h"
+#include "node/balance/load_meter.h"
 
 #include <gtest/gtest.h>
 
-#include "node/task_context.h"
+#include "node/tasks/task_context.h"
 
 namespace drift {
 namespace {

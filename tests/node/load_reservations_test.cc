@@ -1,5 +1,5 @@
 // load_reservations: load reserved at decision time, ended by the offer, the sender or time.
-#include "node/load_reservations.h"
+#include "node/balance/load_reservations.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // Time is injected; no sockets.
 #include <gtest/gtest.h>
 
-#include "node/member_table.h"
+#include "node/membership/member_table.h"
 
 namespace drift {
 namespace {

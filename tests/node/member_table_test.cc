@@ -1,4 +1,4 @@
-#include "node/member_table.h"
+#include "node/membership/member_table.h"
 
 #include <gtest/gtest.h>
 

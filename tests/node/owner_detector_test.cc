@@ -1,6 +1,6 @@
-// The owner detector's reading of the system (node/owner_detector.h), pointed at a fake /dev,
+// The owner detector's reading of the system (node/owner/owner_detector.h), pointed at a fake /dev,
 // utmp and logind directory in a temp dir, with file times set explicitly.
-#include "node/owner_detector.h"
+#include "node/owner/owner_detector.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// The owner-reclaim state machine (node/owner_policy.h), driven with injected time and readings.
-#include "node/owner_policy.h"
+// The owner-reclaim state machine (node/owner/owner_policy.h), driven with injected time and readings.
+#include "node/owner/owner_policy.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// Parsing for the owner detector (node/owner_sessions.h): utmp records, logind session files,
+// Parsing for the owner detector (node/owner/owner_sessions.h): utmp records, logind session files,
 // idle arithmetic.
-#include "node/owner_sessions.h"
+#include "node/owner/owner_sessions.h"
 
 #include <gtest/gtest.h>
 #include <utmp.h>

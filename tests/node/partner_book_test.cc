@@ -1,5 +1,5 @@
 // partner_book: message counts between tasks, aged each round, forgotten per task or job.
-#include "node/partner_book.h"
+#include "node/balance/partner_book.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "node/phi_accrual_detector.h"
+#include "node/membership/phi_accrual_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "node/placement.h"
+#include "node/jobs/placement.h"
 
 #include <gtest/gtest.h>
 

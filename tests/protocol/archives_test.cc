@@ -101,7 +101,7 @@ AllKinds sample() {
   return v;
 }
 
-// What node/task.h does: save and load through the concrete archive classes.
+// What node/tasks/task.h does: save and load through the concrete archive classes.
 void save_through_reference(PortableOutputArchive& ar, const AllKinds& v) { ar(v); }
 void load_through_reference(BoundedInputArchive& ar, AllKinds& v) { ar(v); }
 

@@ -18,7 +18,7 @@
 #include <map>
 #include <vector>
 
-#include "node/application.h"
+#include "node/tasks/application.h"
 #include "protocol/status.h"
 #include "protocol/wire_types.h"
 

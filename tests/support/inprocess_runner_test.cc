@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "node/context.h"
+#include "node/tasks/context.h"
 #include "protocol/archives.h"
 
 namespace drift::test_support {

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "node/task.h"
+#include "node/tasks/task.h"
 #include "protocol/status.h"
 
 namespace drift::test_support {

@@ -9,10 +9,10 @@
 #include <sstream>
 #include <thread>
 
-#include "node/ctl/job_client.h"
-#include "node/ctl/owner_client.h"
-#include "node/ctl/status_query.h"
-#include "node/machine_stats.h"
+#include "ctl/job_client.h"
+#include "ctl/owner_client.h"
+#include "ctl/status_query.h"
+#include "node/machine/machine_stats.h"
 #include "tests/bench/bench_cluster.h"
 #include "tests/bench/checked_job.h"
 #include "tests/bench/raw/cpu_pinning.h"

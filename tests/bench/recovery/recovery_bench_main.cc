@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "node/ctl/job_client.h"
+#include "ctl/job_client.h"
 #include "tests/bench/bench_cluster.h"
 #include "tests/bench/checked_job.h"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "node/ctl/status_query.h"
+#include "ctl/status_query.h"
 
 namespace drift::bench {
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "node/ctl/client_connection.h"
+#include "ctl/client_connection.h"
 
 namespace drift::bench {
 

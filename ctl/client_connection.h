@@ -1,0 +1,59 @@
+// driftctl's authenticated connection to one daemon. open() connects (with a timeout) and runs
+// the client side of the handshake (protocol/handshake.h):
+//   client -> Hello;  daemon -> Hello, HelloAuth;  client checks both, -> HelloAuth.
+// Afterwards send()/receive() exchange framed messages. Every error names the daemon's address.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ctl/frame_io.h"
+#include "ctl/tcp_stream.h"
+#include "node/net/endpoint.h"
+#include "protocol/messages.h"
+#include "protocol/status.h"
+
+namespace drift::ctl {
+
+struct ConnectOptions {
+  Endpoint node{"127.0.0.1", 7400};
+  std::vector<std::uint8_t> secret;
+  std::string secret_source;  // where the secret came from, for error messages
+  std::string cluster;        // empty: accept any cluster name
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds handshake_timeout{5000};
+  std::uint32_t max_body = kClientMaxBody;
+};
+
+// Hello as driftctl sends it: role client, node id 0, a fresh nonce.
+Hello client_hello(const std::string& cluster);
+
+class ClientConnection {
+ public:
+  static Result<std::unique_ptr<ClientConnection>> open(const ConnectOptions& options);
+
+  Status send(const WireMessage& msg);
+  // The next message; an error when the deadline passes, the daemon hangs up or sends garbage.
+  Result<WireMessage> receive(Clock::time_point deadline);
+
+  const Hello& daemon_hello() const { return daemon_hello_; }
+  const std::string& address() const { return address_; }
+
+ private:
+  ClientConnection(std::unique_ptr<TcpStream> stream, const ConnectOptions& options);
+  Status handshake(const ConnectOptions& options);
+  Status check_daemon(const ConnectOptions& options, const WireMessage& hello,
+                      const WireMessage& auth);
+  Result<WireMessage> receive_handshake(Clock::time_point deadline);
+
+  std::unique_ptr<TcpStream> stream_;
+  std::string address_;
+  std::uint32_t max_body_;
+  Hello our_hello_;
+  Hello daemon_hello_;
+};
+
+}  // namespace drift::ctl

@@ -1,0 +1,83 @@
+#include "ctl/connection_settings.h"
+
+#include <boost/program_options/value_semantic.hpp>
+#include <cstdlib>
+
+#include "ctl/command_line.h"
+#include "ctl/secret_file.h"
+
+namespace po = boost::program_options;
+
+namespace drift::ctl {
+
+namespace {
+
+void take_env(const char* name, std::string& value, std::string& origin) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return;
+  value = text;
+  origin = name;
+}
+
+}  // namespace
+
+ConnectionSettings ConnectionSettings::from_environment() {
+  ConnectionSettings s;
+  take_env("DRIFT_NODE", s.node, s.node_origin);
+  take_env("DRIFT_SECRET_FILE", s.secret_file, s.secret_origin);
+  return s;
+}
+
+po::options_description ConnectionSettings::options() {
+  po::options_description d("Connection options");
+  auto add = d.add_options();
+  add("node",
+      po::value<std::string>(&node)->value_name("HOST:PORT")->notifier([this](const std::string&) {
+        node_origin = "--node";
+      }),
+      "daemon to talk to (default $DRIFT_NODE, else 127.0.0.1:7400)");
+  add("secret-file",
+      po::value<std::string>(&secret_file)
+          ->value_name("FILE")
+          ->notifier([this](const std::string&) { secret_origin = "--secret-file"; }),
+      "cluster secret (default $DRIFT_SECRET_FILE, else ./drift-local/secret)");
+  add("cluster", po::value<std::string>(&cluster)->value_name("NAME"),
+      "refuse a daemon of another cluster (default: accept the daemon's cluster)");
+  add("connect-timeout", po::value<double>(&connect_timeout_s)->value_name("SECONDS"),
+      "connect and handshake timeout (default 5)");
+  return d;
+}
+
+Result<Endpoint> ConnectionSettings::endpoint() const {
+  if (!(connect_timeout_s > 0)) {
+    return Status::error("--connect-timeout " + plain_number(connect_timeout_s) +
+                         ": must be more than 0 seconds");
+  }
+  auto ep = parse_endpoint(node);
+  if (!ep) return Status::error(node_origin + ": " + ep.error());
+  return ep;
+}
+
+Result<ConnectOptions> ConnectionSettings::connect_options() const {
+  auto ep = endpoint();
+  if (!ep) return ep.status();
+  auto secret = read_secret_file(secret_file);
+  if (!secret) {
+    const std::string hint = secret_origin == "default"
+                                 ? "the default; start a local cluster with 'driftctl local up' "
+                                   "or pass --secret-file"
+                                 : "from " + secret_origin;
+    return Status::error(secret.error() + " (" + hint + ")");
+  }
+  ConnectOptions options;
+  options.node = *ep;
+  options.secret = std::move(secret).value();
+  options.secret_source = secret_file;
+  options.cluster = cluster;
+  const auto timeout = std::chrono::milliseconds(static_cast<long>(connect_timeout_s * 1000));
+  options.connect_timeout = timeout;
+  options.handshake_timeout = timeout;
+  return options;
+}
+
+}  // namespace drift::ctl

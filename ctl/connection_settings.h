@@ -1,0 +1,37 @@
+// Which daemon driftctl talks to and how it proves itself: --node, --secret-file, --cluster,
+// --connect-timeout. Defaults come from DRIFT_NODE and DRIFT_SECRET_FILE, else 127.0.0.1:7400 and
+// ./drift-local/secret (what `driftctl local up` creates). Each value remembers where it came
+// from, so errors can say "--node 'x'" or "DRIFT_NODE 'x'".
+#pragma once
+
+#include <boost/program_options/options_description.hpp>
+#include <string>
+
+#include "ctl/client_connection.h"
+#include "node/net/endpoint.h"
+
+namespace drift::ctl {
+
+inline constexpr const char* kDefaultNode = "127.0.0.1:7400";
+inline constexpr const char* kDefaultSecretFile = "./drift-local/secret";
+
+struct ConnectionSettings {
+  std::string node = kDefaultNode;
+  std::string node_origin = "default";
+  std::string secret_file = kDefaultSecretFile;
+  std::string secret_origin = "default";
+  std::string cluster;
+  double connect_timeout_s = 5;
+
+  // Defaults, then the environment.
+  static ConnectionSettings from_environment();
+  // The options that set these fields (shared by driftctl's global options and every command).
+  boost::program_options::options_description options();
+
+  // --node parsed; a usage error naming the value and its origin.
+  Result<Endpoint> endpoint() const;
+  // Endpoint plus the secret read from the secret file; errors name the file.
+  Result<ConnectOptions> connect_options() const;
+};
+
+}  // namespace drift::ctl

@@ -1,0 +1,48 @@
+// Carries out the actions of a fault scenario on a running local cluster, for real: signals to
+// the daemons' pids (SIGKILL, SIGSTOP, SIGCONT), restarts through LocalCluster, partitions
+// through FaultNetwork, and frame faults through each daemon's test hook (FrameFaultsRequest).
+// Keeps track of which daemons are killed, paused or cut off, so that `random` and `worker` pick
+// a healthy one and an action on a node in the wrong state is reported, not attempted.
+// Used from one thread (the scheduler's).
+#pragma once
+
+#include <random>
+#include <set>
+
+#include "ctl/fault_network.h"
+#include "ctl/fault_record.h"
+#include "ctl/local_cluster.h"
+
+namespace drift::ctl {
+
+class FaultInjector {
+ public:
+  // `network` may be null (loopback: no partitions).
+  FaultInjector(LocalCluster& cluster, FaultNetwork* network, std::uint64_t seed);
+
+  // Does `action` now. `root` resolves "root"; the record's nodes, at_s, job and step are filled
+  // in here, and `error` when it could not be done.
+  InjectedFault inject(const FaultEntry& entry, int root, double now_s);
+  // Undoes a fault injected with a duration (restart, SIGCONT, heal, frames back to zero).
+  void undo(InjectedFault& fault, double now_s);
+
+  // At the end of a run: SIGCONT every paused daemon, heal every partition, frames back to 0.
+  void release_all();
+
+  bool healthy(int k) const;
+  std::set<int> unhealthy() const;
+
+ private:
+  Status pick(const NodeRef& ref, int root, int& out);
+  Status act(FaultKind kind, const FaultAction& a, std::vector<int>& nodes);
+  Status signal(int k, int sig);
+  Status set_frames(double drop, double duplicate, double delay_ms);
+
+  LocalCluster& cluster_;
+  FaultNetwork* network_;
+  std::mt19937_64 rng_;
+  std::set<int> killed_, stopped_, cut_;
+  double drop_ = 0, duplicate_ = 0, delay_ms_ = 0;  // frame faults in force
+};
+
+}  // namespace drift::ctl

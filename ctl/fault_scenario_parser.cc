@@ -1,0 +1,309 @@
+// Scenario files: sections, keys and the checks between them (fault_scenario_parser.h).
+#include "ctl/fault_scenario_parser.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "node/tasks/application.h"
+#include "ctl/app_options.h"
+#include "ctl/fault_line_parser.h"
+#include "ctl/node_setting.h"
+
+namespace fs = std::filesystem;
+
+namespace drift::ctl {
+
+namespace {
+
+constexpr int kMaxNodes = 64;
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+Result<long long> parse_count(const std::string& key, const std::string& value, long long lo,
+                              long long hi) {
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(value, &used);
+    if (used == value.size() && v >= lo && v <= hi) return v;
+  } catch (const std::exception&) {
+  }
+  return Status::error(key + " = '" + value + "': expected a whole number " + std::to_string(lo) +
+                       ".." + std::to_string(hi));
+}
+
+Result<bool> parse_yes_no(const std::string& key, const std::string& value) {
+  if (value == "true" || value == "yes") return true;
+  if (value == "false" || value == "no") return false;
+  return Status::error(key + " = '" + value + "': expected yes or no");
+}
+
+class Reader {
+ public:
+  Reader(std::string file) : file_(std::move(file)) {
+    scenario_.file = file_;
+    dir_ = fs::path(file_).parent_path();
+  }
+
+  Status line(const std::string& raw, int number) {
+    at_ = file_ + ":" + std::to_string(number);
+    const std::string s = trim(raw.substr(0, raw.find('#')));
+    if (s.empty()) {
+      if (scenario_.title.empty() && trim(raw).starts_with("#")) {
+        scenario_.title = trim(trim(raw).substr(1));
+      }
+      return Status::ok();
+    }
+    if (s.front() == '[' && s.back() == ']') return open_section(trim(s.substr(1, s.size() - 2)));
+    if (section_ == "faults") return fault(s);
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || section_.empty()) {
+      return error("expected 'key = value' in a section, got '" + s + "'");
+    }
+    return key(trim(s.substr(0, eq)), trim(s.substr(eq + 1)));
+  }
+
+  Result<FaultScenario> finish() {
+    at_ = file_;
+    if (Status s = close_job(); !s) return s;
+    if (scenario_.nodes == 0) return error("[cluster] nodes is required");
+    if (scenario_.jobs.empty()) return error("a [job] section is required");
+    const bool partitions =
+        std::any_of(scenario_.faults.begin(), scenario_.faults.end(),
+                    [](const FaultEntry& e) { return e.action.kind == FaultKind::kPartition; });
+    if (partitions && network_ == "loopback") {
+      return error("network = loopback: partition needs network = netns");
+    }
+    scenario_.netns = network_ == "netns" || (network_.empty() && partitions);
+    if (scenario_.base_config.empty()) {
+      scenario_.base_config = fs::absolute(dir_ / "../local.conf").lexically_normal().string();
+    }
+    return scenario_;
+  }
+
+ private:
+  Status error(const std::string& what) const { return Status::error(at_ + ": " + what); }
+  Status wrap(const Status& s) const { return s ? s : error(s.message()); }
+
+  Status open_section(const std::string& name) {
+    if (Status s = close_job(); !s) return s;
+    if (name != "cluster" && name != "job" && name != "expect" && name != "faults") {
+      return error("unknown section [" + name + "] (expected cluster, job, expect or faults)");
+    }
+    if (name == "faults" && scenario_.nodes == 0) {
+      return error("[faults] must come after [cluster] nodes = N (node numbers are checked)");
+    }
+    section_ = name;
+    if (name == "job") {
+      job_ = JobPlan{};
+      job_.origin = at_;
+      in_job_ = true;
+    }
+    return Status::ok();
+  }
+
+  Status close_job() {
+    if (!in_job_) return Status::ok();
+    in_job_ = false;
+    const Application* app = builtin_apps().find(job_.app);
+    if (app == nullptr) {
+      return Status::error(job_.origin + ": [job] app = '" + job_.app + "': unknown application");
+    }
+    const auto options = app_options(*app, {});
+    for (const auto& [key, value] : job_.params) {
+      const bool known = std::any_of(options.begin(), options.end(),
+                                     [&](const AppOption& o) { return o.key == key; });
+      if (!known) {
+        return Status::error(param_origin_[key] + ": " + key + " = '" + value + "': " + job_.app +
+                             " has no option --" + key);
+      }
+    }
+    JobSpec spec{job_.app, job_.tasks, job_.steps, job_.params, {}};
+    if (Status s = app->validate(spec); !s) {
+      return Status::error(job_.origin + ": [job] " + job_.app + ": " + s.message());
+    }
+    if (job_.tasks == 0) return Status::error(job_.origin + ": [job] tasks = N is required");
+    job_.steps = spec.steps;
+    job_.params = spec.params;  // with the application's defaults filled in
+    if (job_.submit_to > scenario_.nodes) {
+      return Status::error(job_.origin + ": [job] submit = " + std::to_string(job_.submit_to) +
+                           ": the cluster has " + std::to_string(scenario_.nodes) + " nodes");
+    }
+    scenario_.jobs.push_back(job_);
+    return Status::ok();
+  }
+
+  Status key(const std::string& k, const std::string& v) {
+    if (section_ == "cluster") return wrap(cluster_key(k, v));
+    if (section_ == "job") return wrap(job_key(k, v));
+    return wrap(expect_key(k, v));
+  }
+
+  Status cluster_key(const std::string& k, const std::string& v) {
+    if (k == "nodes") {
+      auto n = parse_count(k, v, 1, kMaxNodes);
+      if (n) scenario_.nodes = static_cast<int>(*n);
+      return n.status();
+    }
+    if (k == "network") {
+      if (v != "loopback" && v != "netns") {
+        return Status::error("network = '" + v + "': expected loopback or netns");
+      }
+      network_ = v;
+      return Status::ok();
+    }
+    if (k == "base_config") {
+      scenario_.base_config = (dir_ / v).lexically_normal().string();
+      if (!fs::exists(scenario_.base_config)) {
+        return Status::error("base_config = '" + v + "': no such file " + scenario_.base_config);
+      }
+      scenario_.base_config = fs::absolute(scenario_.base_config).string();
+      return Status::ok();
+    }
+    if (k == "set") return setting(v);
+    if (k == "cpu_hogs") {
+      auto n = parse_count(k, v, 0, 256);
+      if (n) scenario_.cpu_hogs = static_cast<int>(*n);
+      return n.status();
+    }
+    if (k == "duration") {
+      auto d = parse_duration(v);
+      if (d) scenario_.duration_s = *d;
+      return d.status();
+    }
+    return Status::error("unknown key '" + k +
+                         "' in [cluster] (nodes, network, base_config, set, cpu_hogs, duration)");
+  }
+
+  // "key=value" for every daemon, "K:key=value" for daemon K.
+  Status setting(const std::string& v) {
+    const auto colon = v.find(':');
+    const auto eq = v.find('=');
+    if (colon != std::string::npos && colon < eq) {
+      if (scenario_.nodes == 0) return Status::error("set = '" + v + "': set nodes first");
+      auto s = parse_node_setting(v);
+      if (!s) return Status::error("set = '" + v + "': " + s.error());
+      if (s->node > scenario_.nodes) {
+        return Status::error("set = '" + v + "': the cluster has " +
+                             std::to_string(scenario_.nodes) + " nodes");
+      }
+      scenario_.node_args[s->node].push_back(s->argument());
+      return Status::ok();
+    }
+    if (eq == std::string::npos || eq == 0) {
+      return Status::error("set = '" + v + "': expected key=value or K:key=value");
+    }
+    scenario_.all_args.push_back("--" + v);
+    return Status::ok();
+  }
+
+  Status job_key(const std::string& k, const std::string& v) {
+    if (k == "app") return job_.app = v, Status::ok();
+    if (k == "tasks") {
+      auto n = parse_count(k, v, 1, 1 << 20);
+      if (n) job_.tasks = static_cast<std::uint32_t>(*n);
+      return n.status();
+    }
+    if (k == "steps") {
+      auto n = parse_count(k, v, 1, 1LL << 40);
+      if (n) job_.steps = static_cast<std::uint64_t>(*n);
+      return n.status();
+    }
+    if (k == "submit") {
+      auto n = parse_count(k, v, 1, kMaxNodes);
+      if (n) job_.submit_to = static_cast<int>(*n);
+      return n.status();
+    }
+    if (k == "timeout") {
+      auto d = parse_duration(v);
+      if (d && *d <= 0) return Status::error("timeout = '" + v + "': must be more than 0");
+      if (d) job_.timeout_s = *d;
+      return d.status();
+    }
+    job_.params[k] = v;  // the application's option; checked when the section closes
+    param_origin_[k] = at_;
+    return Status::ok();
+  }
+
+  Status expect_key(const std::string& k, const std::string& v) {
+    FaultExpectations& e = scenario_.expect;
+    if (k == "correct") {
+      auto b = parse_yes_no(k, v);
+      if (b) e.correct = *b;
+      return b.status();
+    }
+    if (k == "faulted_declared_dead") {
+      auto b = parse_yes_no(k, v);
+      if (b) e.faulted_declared_dead = *b;
+      return b.status();
+    }
+    if (k == "max_false_suspicions" || k == "max_false_deaths") {
+      auto n = parse_count(k, v, 0, 1 << 20);
+      if (!n) return n.status();
+      (k == "max_false_deaths" ? e.max_false_deaths : e.max_false_suspicions.emplace()) =
+          static_cast<int>(*n);
+      return Status::ok();
+    }
+    if (k == "max_steps_recomputed") {
+      auto n = parse_count(k, v, 0, 1LL << 40);
+      if (n) e.max_steps_recomputed = static_cast<std::uint64_t>(*n);
+      return n.status();
+    }
+    if (k == "max_detection") {
+      auto d = parse_duration(v);
+      if (d) e.max_detection_s = *d;
+      return d.status();
+    }
+    return Status::error("unknown key '" + k +
+                         "' in [expect] (correct, max_false_suspicions, max_false_deaths, "
+                         "faulted_declared_dead, max_detection, max_steps_recomputed)");
+  }
+
+  Status fault(const std::string& s) {
+    auto e = parse_fault_line(s, scenario_.nodes);
+    if (!e) return error(e.error());
+    e->origin = at_;
+    scenario_.faults.push_back(std::move(*e));
+    return Status::ok();
+  }
+
+  std::string file_;
+  fs::path dir_;
+  std::string at_;
+  std::string section_;
+  std::string network_;
+  FaultScenario scenario_;
+  JobPlan job_;
+  bool in_job_ = false;
+  std::map<std::string, std::string> param_origin_;
+};
+
+}  // namespace
+
+Result<FaultScenario> parse_fault_scenario(const std::string& text, const std::string& file) {
+  Reader reader(file);
+  std::istringstream in(text);
+  int number = 0;
+  for (std::string raw; std::getline(in, raw);) {
+    if (Status s = reader.line(raw, ++number); !s) return s;
+  }
+  return reader.finish();
+}
+
+Result<FaultScenario> load_fault_scenario(const std::string& file) {
+  std::ifstream in(file);
+  if (!in || fs::is_directory(file)) {
+    return Status::error("cannot read scenario '" + file + "'");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_fault_scenario(text.str(), file);
+}
+
+}  // namespace drift::ctl

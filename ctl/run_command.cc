@@ -1,0 +1,228 @@
+// `driftctl run` (run_command.h): options, local validation, then cluster or serial run.
+#include "ctl/run_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "node/tasks/application.h"
+#include "ctl/app_options.h"
+#include "ctl/command_line.h"
+#include "ctl/exit_codes.h"
+#include "ctl/job_client.h"
+#include "ctl/job_report.h"
+#include "ctl/progress_bar.h"
+#include "ctl/status_query.h"
+#include "ctl/task_id_text.h"
+
+namespace po = boost::program_options;
+
+namespace drift::ctl {
+
+namespace {
+
+// Options of `run` itself; an application option of the same name is shadowed.
+const std::vector<std::string> kRunOptionNames = {
+    "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
+    "chaos-grain",
+    "placement", "checkpoint-steps", "checkpoint-ms", "help"};
+
+struct RunArgs {
+  std::uint32_t tasks = 0;
+  std::uint64_t steps = 0;
+  double timeout_s = 0;
+  std::uint32_t chaos_migrations = 0;
+  std::uint32_t chaos_grain = 0;
+  std::string placement;
+  std::string checkpoint_steps, checkpoint_ms;
+  bool serial = false;
+  bool json = false;
+};
+
+po::options_description run_options(RunArgs& a) {
+  po::options_description d("Run options");
+  auto add = d.add_options();
+  add("tasks", po::value<std::uint32_t>(&a.tasks)->value_name("N"),
+      "number of tasks to split the job into (default: the application's)");
+  add("steps", po::value<std::uint64_t>(&a.steps)->value_name("S"),
+      "number of steps (default: the application's)");
+  add("serial", po::bool_switch(&a.serial),
+      "run the serial reference here instead of on the cluster");
+  add("json", po::bool_switch(&a.json), "print one JSON object instead of the summary");
+  add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
+      "give up waiting for the job after this long (default: no limit)");
+  add("chaos-migrations", po::value<std::uint32_t>(&a.chaos_migrations)->value_name("N"),
+      "testing aid: after every step, move N random tasks to random nodes (default 0); the "
+      "checksum must not change");
+  add("chaos-grain", po::value<std::uint32_t>(&a.chaos_grain)->value_name("N"),
+      "testing aid: after every step, ask for N random splits of tasks into spare ones (an "
+      "application option such as heat2d's --spare N makes some) or merges undoing them "
+      "(default 0); the checksum must not change");
+  add("placement", po::value<std::string>(&a.placement)->value_name("HOW"),
+      "where the tasks start: capacity (in proportion to each node's advertised capacity, the "
+      "default) or even (the same number on every node, as a uniform partition)");
+  add("checkpoint-steps", po::value<std::string>(&a.checkpoint_steps)->value_name("N"),
+      "checkpoint every N steps, 0 = not by steps (default: the root daemon's "
+      "checkpoint.every_steps)");
+  add("checkpoint-ms", po::value<std::string>(&a.checkpoint_ms)->value_name("MS"),
+      "checkpoint at the first step boundary MS milliseconds after the last one, 0 = not by "
+      "time (default: the root daemon's checkpoint.interval_ms); a node failure rolls the job "
+      "back to its last checkpoint, or to its start if it has none");
+  add("help,h", "show this help");
+  return d;
+}
+
+std::string known_apps() {
+  std::string names;
+  for (const auto& n : builtin_apps().names()) names += (names.empty() ? "" : ", ") + n;
+  return names;
+}
+
+int print_general_help() {
+  RunArgs ignored;
+  std::cout << "Usage: driftctl [connection options] run APP [options]\n\n"
+               "Runs application APP on the cluster (or its serial reference with --serial).\n"
+               "Applications: "
+            << known_apps() << "\n\n"
+            << run_options(ignored);
+  for (const auto& name : builtin_apps().names()) {
+    const auto* app = builtin_apps().find(name);
+    std::cout << "\n" << describe_app_options(name, app_options(*app, kRunOptionNames));
+  }
+  std::cout << "\n" << ConnectionSettings().options();
+  return kExitOk;
+}
+
+void print_app_help(const std::string& app, const po::options_description& options) {
+  std::cout << "Usage: driftctl [connection options] run " << app << " [options]\n\n" << options;
+}
+
+int print_report(const JobReport& report, bool json) {
+  if (json) {
+    std::cout << job_report_json(report).dump() << "\n";
+  } else {
+    std::cout << job_report_text(report);
+  }
+  return kExitOk;
+}
+
+int run_serial(const Application& app, const JobSpec& spec, bool json) {
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = app.run_serial(spec);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!outcome) return report_failure(kExitFailed, spec.app + " (serial): " + outcome.error());
+  return print_report(
+      {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details, {}, 0},
+      json);
+}
+
+// "job 0x1a2b3c0001 (heat2d) failed: ..."; a job refused before it got an id has none (0).
+std::string failure_text(const JobSpec& spec, const JobFailed& failed) {
+  const std::string id = failed.job == 0 ? "" : " " + format_job_id(failed.job);
+  return "job" + id + " (" + spec.app + ") failed: " + failed.reason;
+}
+
+Clock::time_point deadline_after(double seconds) {
+  if (seconds <= 0) return Clock::time_point::max();
+  return Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+}
+
+int run_on_cluster(const JobSpec& spec, const RunArgs& a, const ConnectOptions& connect) {
+  auto connection = ClientConnection::open(connect);
+  if (!connection) return report_failure(kExitConnection, connection.error());
+  // The members, so that the job can be followed to a new root if this one dies.
+  Reattach reattach{connect, {}};
+  if (auto members = query_status(**connection, connect.handshake_timeout)) {
+    for (const NodeStatus& n : members->nodes) reattach.members.push_back(n.member);
+  }
+  ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
+  auto end = run_job(
+      **connection, spec, [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
+      deadline_after(a.timeout_s),
+      [&](const JobNotice& n) {
+        bar.finish();
+        std::fprintf(stderr, "driftctl: job %s: %s\n", format_job_id(n.job).c_str(),
+                     n.text.c_str());
+      },
+      &reattach);
+  bar.finish();
+  if (!end) return report_failure(kExitConnection, end.error());
+  if (auto* failed = std::get_if<JobFailed>(&*end)) {
+    return report_failure(kExitFailed, failure_text(spec, *failed));
+  }
+  return print_report(report_of(std::get<JobResult>(*end)), a.json);
+}
+
+bool asks_for_help(const std::vector<std::string>& args) {
+  return std::find(args.begin(), args.end(), "--help") != args.end() ||
+         std::find(args.begin(), args.end(), "-h") != args.end();
+}
+
+// Everything after "run APP": parse, validate with the application's rules, run.
+int run_app(const Application& app, const std::vector<std::string>& args,
+            ConnectionSettings& settings) {
+  RunArgs a;
+  const auto app_opts = app_options(app, kRunOptionNames);
+  po::options_description options;
+  options.add(run_options(a)).add(describe_app_options(app.name(), app_opts));
+  options.add(settings.options());
+  po::variables_map vm;
+  if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("run", s.message());
+  if (vm.count("help")) return print_app_help(app.name(), options), kExitOk;
+
+  JobSpec spec = job_spec(app.name(), a.tasks, a.steps, app_params(app_opts, vm));
+  if (a.serial && spec.tasks == 0) spec.tasks = 1;
+  if (Status s = add_runtime_options(spec, {a.chaos_migrations, a.chaos_grain}, a.serial); !s) {
+    return usage_error("run", s.message());
+  }
+  if (!a.placement.empty()) {
+    if (a.placement != "capacity" && a.placement != "even") {
+      return usage_error("run", "--placement " + a.placement + ": expected capacity or even");
+    }
+    spec.runtime["placement"] = a.placement;
+  }
+  if (!a.checkpoint_steps.empty()) spec.runtime["checkpoint_steps"] = a.checkpoint_steps;
+  if (!a.checkpoint_ms.empty()) spec.runtime["checkpoint_ms"] = a.checkpoint_ms;
+  if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
+  if (a.serial) return run_serial(app, spec, a.json);
+  if (spec.tasks == 0) return usage_error("run", "--tasks N is required");
+  if (auto ep = settings.endpoint(); !ep) return usage_error("run", ep.error());
+  auto connect = settings.connect_options();
+  if (!connect) return report_failure(kExitConnection, connect.error());
+  return run_on_cluster(spec, a, *connect);
+}
+
+}  // namespace
+
+Status add_runtime_options(JobSpec& spec, const ChaosOptions& chaos, bool serial) {
+  if (serial && chaos.migrations > 0) {
+    return Status::error("--chaos-migrations " + std::to_string(chaos.migrations) +
+                         " moves tasks between nodes: not with --serial");
+  }
+  if (serial && chaos.grain > 0) {
+    return Status::error("--chaos-grain " + std::to_string(chaos.grain) +
+                         " splits and merges a cluster job's tasks: not with --serial");
+  }
+  if (chaos.migrations > 0) spec.runtime["chaos_migrations"] = std::to_string(chaos.migrations);
+  if (chaos.grain > 0) spec.runtime["chaos_grain"] = std::to_string(chaos.grain);
+  return Status::ok();
+}
+
+int run_command(const std::vector<std::string>& args, ConnectionSettings settings) {
+  if (args.empty() || args.front().starts_with("-")) {
+    if (asks_for_help(args)) return print_general_help();
+    return usage_error("run", "missing the application to run (one of: " + known_apps() + ")");
+  }
+  const Application* app = builtin_apps().find(args.front());
+  if (app == nullptr) {
+    return usage_error("run",
+                       "unknown application '" + args.front() + "' (one of: " + known_apps() + ")");
+  }
+  return run_app(*app, std::vector<std::string>(args.begin() + 1, args.end()), settings);
+}
+
+}  // namespace drift::ctl

@@ -1,0 +1,88 @@
+#include "ctl/tcp_stream.h"
+
+#include <asio/connect.hpp>
+#include <asio/read.hpp>
+#include <asio/write.hpp>
+
+namespace drift::ctl {
+
+namespace {
+
+bool is_peer_close(const std::error_code& ec) {
+  return ec == asio::error::eof || ec == asio::error::connection_reset ||
+         ec == asio::error::broken_pipe;
+}
+
+}  // namespace
+
+TcpStream::TcpStream() : io_(std::make_unique<asio::io_context>()), socket_(*io_) {}
+
+Result<std::unique_ptr<TcpStream>> TcpStream::connect(const Endpoint& to,
+                                                      Clock::time_point deadline) {
+  std::unique_ptr<TcpStream> stream(new TcpStream());
+  asio::ip::tcp::resolver resolver(*stream->io_);
+  std::error_code ec;
+  const auto addresses = resolver.resolve(to.host, std::to_string(to.port), ec);
+  if (ec) return Status::error("cannot resolve " + to.to_string() + ": " + ec.message());
+  std::error_code result = asio::error::would_block;
+  asio::async_connect(
+      stream->socket_, addresses,
+      [&](const std::error_code& e, const asio::ip::tcp::endpoint&) { result = e; });
+  if (auto timed_out = stream->run_until(deadline, result)) result = timed_out;
+  if (result) return Status::error("cannot connect to " + to.to_string() + ": " + describe(result));
+  stream->socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  return stream;
+}
+
+std::error_code TcpStream::write_all(std::span<const std::uint8_t> bytes,
+                                     Clock::time_point deadline) {
+  std::error_code result = asio::error::would_block;
+  asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()),
+                    [&](const std::error_code& e, std::size_t) { result = e; });
+  if (auto timed_out = run_until(deadline, result)) return timed_out;
+  if (is_peer_close(result)) closed_by_peer_ = true;
+  return result;
+}
+
+std::error_code TcpStream::read_exact(std::span<std::uint8_t> bytes, Clock::time_point deadline) {
+  std::error_code result = asio::error::would_block;
+  asio::async_read(socket_, asio::buffer(bytes.data(), bytes.size()),
+                   [&](const std::error_code& e, std::size_t) { result = e; });
+  if (auto timed_out = run_until(deadline, result)) return timed_out;
+  if (is_peer_close(result)) closed_by_peer_ = true;
+  return result;
+}
+
+// Runs the pending operation until it completes or the deadline passes; in the latter case the
+// socket is closed (which completes the operation with operation_aborted) and timed_out returned.
+std::error_code TcpStream::run_until(Clock::time_point deadline, std::error_code& result) {
+  io_->restart();
+  io_->run_until(deadline);
+  if (io_->stopped() && result != asio::error::would_block) return {};
+  std::error_code ignored;
+  socket_.close(ignored);
+  io_->restart();
+  io_->run();
+  return asio::error::timed_out;
+}
+
+std::string TcpStream::local_address() const {
+  std::error_code ec;
+  const auto ep = socket_.local_endpoint(ec);
+  if (ec) return "?";
+  return Endpoint{ep.address().to_string(), ep.port()}.to_string();
+}
+
+void TcpStream::close() {
+  std::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+std::string describe(const std::error_code& ec) {
+  if (ec == asio::error::timed_out) return "timed out";
+  if (ec == asio::error::eof) return "connection closed by the peer";
+  return ec.message();
+}
+
+}  // namespace drift::ctl

@@ -1,0 +1,105 @@
+// Phase 1 of load balancing, Measure (DESIGN.md §8, seed 000): per task its abstract load and
+// busy seconds per SPMD step; per node the load L, the capacity C it advertises and the
+// utilization U = L / C (seconds per step). Capacity is static (configured or benchmarked) or
+// dynamic (EWMA of work units per busy second, computes pooled into ~0.2 s samples, each fed to
+// the EWMA as the best of the last three: interference only slows a window down, so windows
+// slowed by scheduling delay do not move the estimate; measured from the third sample on, the
+// first window of busy time cut into three, as a node's first sample is often taken at its
+// busiest moment, tasks just arrived and every node computing at once); every sample is
+// normalised by the external load while it was measured, and the advertised capacity is that
+// base divided by (1 + external load per core now), so a loaded machine advertises less at once
+// and no load is counted twice. Pure: samples and time come in as arguments, external load from
+// a source the owner supplies. Not thread-safe: the daemon uses it on the network thread only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "node/config/balance_settings.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+struct HandlerEffects;
+
+// What the meter knows of one task hosted here. A step ends at each ctx.contribute: busy time
+// and work of the handlers since the previous contribution belong to it.
+struct TaskMeasure {
+  double load = 0;                // abstract load, as the task last reported it
+  double step_busy_s = 0;         // busy seconds of its last complete step
+  double step_work_units = 0;     // work units of its last complete step
+  double work_units = 0;          // all work units measured here
+  std::uint64_t steps = 0;        // complete steps measured here
+  double last_step_s = 0;         // when its last step ended (meter time)
+  double partial_busy_s = 0;      // since its last contribution
+  double partial_work_units = 0;  // since its last contribution
+  double expected = 0;            // load its sender measured, until its first step here
+  double steps_left = -1;         // steps of its job after its last contribution; -1: unknown
+};
+
+class LoadMeter {
+ public:
+  struct Params {
+    bool homogeneous = false;  // balance.strategy = homogeneous: load = busy s/step, capacity 1
+    CapacityMode capacity = CapacityMode::kDynamic;
+    Sensing sensing = Sensing::kEvery;
+    double ewma = 0.5;             // weight of the newest sample, (0, 1]
+    double static_capacity = 1;    // the whole node's, load units per second, unloaded machine
+    double parallelism = 1;        // tasks computing at once; scales a task's work / busy sample
+    double sample_window_s = 0.2;  // busy seconds of steps pooled into one capacity sample
+  };
+  // External load per core at `now_s` (runnable processes that are not ours).
+  using ExternalLoadSource = std::function<double(double now_s)>;
+
+  LoadMeter(Params params, ExternalLoadSource source);
+
+  void on_effects(const HandlerEffects& e, double now_s);  // feed every handler's effects
+  void forget(TaskId task);                                // the task left this node (moved/ended)
+  // A task arrived with the load its sender measured; counted until its own first step here.
+  void expect(TaskId task, double load);
+  // Forgets every task not in `hosted` (the host's tasks): effects of a task that moved or ended
+  // while its handler ran cannot keep it counted.
+  void retain(const std::vector<TaskId>& hosted);
+  // retain(hosted), then every hosted task that has not reported yet (its first handler has
+  // not run: the tasks queue behind each other on a busy machine) counts with the mean load of
+  // those that have, so the node does not look nearly empty while its queue is long.
+  void track(const std::vector<TaskId>& hosted);
+
+  double task_load(TaskId task) const;  // what the balancer moves: abstract load, or busy s/step
+                                        // when homogeneous; 0 for a task unknown here
+  double node_load() const;             // Σ task_load over tasks still known
+  double capacity() const;              // advertised, load units per second
+  double utilization() const;           // node_load / capacity
+  double external_load() const { return external_; }  // per core, as last sensed
+  bool measured() const { return measured_; }         // kSamplesToMeasure capacity samples
+  void sense(double now_s);                           // refresh external load (each heartbeat)
+
+  // Samples before the dynamic estimate replaces the static one: the maximum's window.
+  static constexpr std::uint64_t kSamplesToMeasure = 3;
+  // The unloaded capacity estimate: the EWMA in dynamic mode once measured, else the static one.
+  double base_capacity() const;
+  const TaskMeasure* task(TaskId task) const;
+  const std::map<TaskId, TaskMeasure>& tasks() const { return tasks_; }
+
+ private:
+  void end_step(TaskMeasure& t, std::size_t contributions, double now_s);
+  void add_sample(double work_units, double busy_s);
+  double advertised() const;
+
+  Params params_;
+  ExternalLoadSource source_;
+  std::map<TaskId, TaskMeasure> tasks_;
+  double external_ = 0;
+  double pending_work_ = 0;  // steps not yet pooled into a sample
+  double pending_busy_ = 0;
+  std::array<double, kSamplesToMeasure> recent_{};  // the last samples, by samples_ % 3
+  double ewma_ = 0;  // of the samples' windowed maximum, work units per second; valid when measured
+  std::uint64_t samples_ = 0;
+  bool measured_ = false;
+  double frozen_ = 0;  // sensing once: the capacity advertised since it was measured
+};
+
+}  // namespace drift

@@ -1,0 +1,80 @@
+// driftd's configuration: an INI file plus --key=value overrides, parsed with
+// Boost.Program_options. Every value is validated here; errors name the key, the value and where it
+// came from.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "node/config/balance_settings.h"
+#include "node/machine/emulation.h"
+#include "node/net/endpoint.h"
+#include "node/jobs/job_checkpoints.h"
+#include "node/config/owner_settings.h"
+
+namespace drift {
+
+struct NodeConfig {
+  std::uint32_t node_id = 0;
+  std::string name;  // default: the host name
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 7400;
+  std::string data_dir = "./drift-data";
+  std::uint32_t workers = 0;  // 0 = number of cores
+  double capacity = 0;        // 0 = measure at start
+  bool accept_tasks = true;   // take migrating tasks from other nodes
+  std::uint32_t inline_handler_us = 50;  // handlers this short may run on the network thread
+  std::uint64_t memory_limit = 0;  // bytes of incoming task state accepted; 0 = half of free
+  std::uint32_t chunk_bytes = 1u << 20;  // task state travels in chunks of this size
+  std::chrono::milliseconds pointer_ttl{30000};  // unused forwarding pointers are dropped
+  std::string cluster_name = "drift";
+  std::string secret_file;
+  std::vector<std::uint8_t> secret;  // the secret file's bytes, trailing whitespace trimmed
+  std::vector<Endpoint> seeds;
+  std::chrono::milliseconds heartbeat_interval{100};
+  std::uint32_t group_size = 8;
+  double phi_threshold = 8.0;
+  std::chrono::milliseconds min_std_dev{50}, acceptable_pause{150}, suspect_timeout{400};
+  std::uint32_t probe_helpers = 3;  // members asked to probe a suspect; 0 = no indirect probes
+  std::uint32_t max_frame_bytes = 8u << 20;
+  std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
+  std::string log_level = "info";
+  std::string log_file;  // empty = stderr
+
+  // [test]: fault injection for the failure-injection harness (driftctl fault run), off by
+  // default. Frame faults apply to the node-to-node frames this daemon sends; with hooks on, a
+  // client may change them at run time (FrameFaultsRequest). Any nonzero fault turns hooks on.
+  struct TestHooks {
+    bool hooks = false;
+    double drop_frames = 0;       // fraction, 0..1
+    double duplicate_frames = 0;  // fraction, 0..1
+    double delay_frames_ms = 0;
+  } test;
+  EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
+  BalanceSettings balance;    // [balance]
+  CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks
+  OwnerSettings owner;        // [owner]: owner reclaim (DESIGN.md §9)
+  std::string config_file;
+  // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.
+  std::map<std::string, std::string> origin;
+
+  std::string where(const std::string& key) const;  // origin, or "default"
+};
+
+struct ConfigHelp {  // --help was asked for: print text, exit 0
+  std::string text;
+};
+struct ConfigError {  // one line starting with "driftd: "; print it, exit 2
+  std::string message;
+};
+
+// `driftd --config FILE [--key=value ...]`. Keys are the INI file's "section.name"; the command
+// line wins over the file. Relative paths in the file are relative to the file's directory.
+std::variant<NodeConfig, ConfigHelp, ConfigError> parse_driftd_args(int argc,
+                                                                    const char* const argv[]);
+
+}  // namespace drift

@@ -1,0 +1,221 @@
+#include "node/config/config_keys.h"
+
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "node/config/config.h"
+
+namespace drift {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage = "usage: driftd --config FILE [--key=value ...]";
+
+struct KeySpec {
+  const char* key;
+  const char* arg;
+  std::string help;
+};
+
+std::vector<KeySpec> key_specs() {
+  const NodeConfig d;
+  const auto dflt = [](const std::string& v) { return " (default: " + v + ")"; };
+  return {
+      {"node.id", "N", "this node's id, 1..4294967295 (required)"},
+      {"node.name", "NAME", "name in logs and status (default: the host name)"},
+      {"node.address", "IP", "IPv4/IPv6 address or 'localhost' to listen on" + dflt(d.address)},
+      {"node.port", "PORT", "TCP port to listen on, 1..65535" + dflt(std::to_string(d.port))},
+      {"node.data_dir", "DIR", "directory for checkpoints and state" + dflt(d.data_dir)},
+      {"node.workers", "N", "task worker threads, 0 = one per core" + dflt("0")},
+      {"node.capacity", "X", "load per second this machine processes, 0 = measure" + dflt("0")},
+      {"node.accept_tasks", "BOOL", "take migrating tasks from other nodes" + dflt("true")},
+      {"node.inline_handler_us", "US",
+       "handlers of tasks that recently took at most this long run on the network thread, "
+       "saving two thread hand-offs per message; 0 = always on workers" +
+           dflt(std::to_string(d.inline_handler_us))},
+      {"node.memory_limit", "BYTES",
+       "incoming task state accepted, 0 = half the free memory" + dflt("0")},
+      {"migration.chunk_bytes", "BYTES",
+       "task state is sent in chunks of this size" + dflt(std::to_string(d.chunk_bytes))},
+      {"migration.pointer_ttl_ms", "MS",
+       "forwarding pointers unused this long are dropped" + dflt(millis_text(d.pointer_ttl))},
+      {"cluster.name", "NAME", "cluster name; peers must match" + dflt(d.cluster_name)},
+      {"cluster.secret_file", "FILE", "file holding the shared secret, >= 16 bytes (required)"},
+      {"cluster.seeds", "HOST:PORT,...", "nodes to join through; may repeat" + dflt("none")},
+      {"membership.heartbeat_ms", "MS", "heartbeat interval" + dflt(millis_text(d.heartbeat_interval))},
+      {"membership.group_size", "N", "neighbours monitored" + dflt(std::to_string(d.group_size))},
+      {"membership.phi_threshold", "PHI",
+       "suspect a peer at this phi" + dflt(number_text(d.phi_threshold))},
+      {"membership.min_std_dev_ms", "MS",
+       "least heartbeat jitter assumed" + dflt(millis_text(d.min_std_dev))},
+      {"membership.acceptable_pause_ms", "MS",
+       "heartbeat delay tolerated before phi rises" + dflt(millis_text(d.acceptable_pause))},
+      {"membership.suspect_timeout_ms", "MS",
+       "suspect -> dead without a heartbeat or a positive indirect probe" +
+           dflt(millis_text(d.suspect_timeout))},
+      {"membership.probe_helpers", "N",
+       "members asked to probe a suspect before it is declared dead; 0 = none" +
+           dflt(std::to_string(d.probe_helpers))},
+      {"checkpoint.every_steps", "N",
+       "jobs rooted here checkpoint every N steps, 0 = not by steps" +
+           dflt(std::to_string(d.checkpoint.every_steps))},
+      {"checkpoint.interval_ms", "MS",
+       "... and at the first step boundary this long after the last checkpoint, 0 = not by time; "
+       "both 0 = no checkpoints (a failure restarts the job)" +
+           dflt(millis_text(d.checkpoint.interval))},
+      {"checkpoint.stall_ms", "MS",
+       "a job rooted here that completes no step for this long (and for 5 times its longest step) "
+       "lost a message or a node nobody declared dead, and rolls back to its checkpoint; 0 = never" +
+           dflt(millis_text(d.checkpoint.stall))},
+      {"checkpoint.disk", "true|false",
+       "also keep every checkpoint copy held here in node.data_dir/checkpoints, so that a node "
+       "killed and restarted can give its copies back to their jobs; a job whose task has no copy "
+       "left on a live node then waits checkpoint.disk_wait_ms for one to restart instead of "
+       "failing (set it on every node)" +
+           dflt(d.checkpoint.disk ? "true" : "false")},
+      {"checkpoint.disk_wait_ms", "MS",
+       "with checkpoint.disk: how long such a job waits for a restarted node's copies, and how "
+       "long a restarted node keeps copies no job's root claims" +
+           dflt(millis_text(d.checkpoint.disk_wait))},
+      {"net.max_frame_bytes", "BYTES",
+       "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
+      {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(millis_text(d.reconnect_min))},
+      {"net.reconnect_max_ms", "MS", "longest reconnect delay" + dflt(millis_text(d.reconnect_max))},
+      {"log.level", "LEVEL", "trace|debug|info|warn|error" + dflt(d.log_level)},
+      {"log.file", "FILE", "log file" + dflt("stderr")},
+      {"emulate.speed", "X",
+       "emulated relative speed (performance testbed): ctx.compute takes the wall time such a "
+       "machine needs; 0 = a real machine" +
+           dflt(number_text(d.emulate.speed))},
+      {"emulate.unit_rate", "X",
+       "emulated work units per second at speed 1" + dflt(number_text(d.emulate.unit_rate))},
+      {"emulate.load", "START:RAMP:LEVEL",
+       "emulated external load: from START s after start it moves linearly over RAMP s to LEVEL "
+       "competing processes, and stays; may repeat, a later entry takes over" +
+           dflt("none")},
+      {"balance.strategy", "NAME",
+       "none|homogeneous|diffusion|gde|hbm|rid" + dflt(std::string(to_string(d.balance.strategy)))},
+      {"balance.capacity", "MODE",
+       "static (node.capacity or a start-up benchmark) | dynamic (measured while tasks run)" +
+           dflt(std::string(to_string(d.balance.capacity)))},
+      {"balance.sensing", "WHEN",
+       "every: capacity follows every measurement | once: frozen after the first measured step" +
+           dflt(std::string(to_string(d.balance.sensing)))},
+      {"balance.period_ms", "MS", "one balancing round per period" + dflt(millis_text(d.balance.period))},
+      {"balance.eff_min", "X",
+       "balance when U_avg / U_max falls below this, (0, 1]" + dflt(number_text(d.balance.eff_min))},
+      {"balance.hysteresis", "X",
+       "a node whose last round sent nothing sends again only when its own efficiency is below "
+       "eff_min - X, [0, 1)" + dflt(number_text(d.balance.hysteresis))},
+      {"balance.capacity_ewma", "W",
+       "weight of the newest capacity sample, (0, 1]" + dflt(number_text(d.balance.capacity_ewma))},
+      {"balance.locality_weight", "X",
+       "preference for moving tasks whose partners live at the destination" +
+           dflt(number_text(d.balance.locality_weight))},
+      {"balance.max_moves", "N",
+       "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
+      {"test.hooks", "BOOL",
+       "TESTING ONLY: let clients change the frame faults below at run time (driftctl fault "
+       "run); on when any of them is set" + dflt("false")},
+      {"test.drop_frames", "FRACTION",
+       "TESTING ONLY: node-to-node frames this daemon does not send, 0..1" + dflt("0")},
+      {"test.duplicate_frames", "FRACTION",
+       "TESTING ONLY: node-to-node frames this daemon sends twice, 0..1" + dflt("0")},
+      {"test.delay_frames_ms", "MS",
+       "TESTING ONLY: every node-to-node frame is held this long, order kept" + dflt("0")},
+      {"owner.policy", "NAME",
+       "desktop (suspend on owner activity, vacate after max_suspend) | immediate (vacate at "
+       "once) | never (only driftctl reclaim/release)" +
+           dflt(std::string(to_string(d.owner.policy.kind)))},
+      {"owner.start_idle", "S",
+       "take work once the owner is idle this many seconds and external load <= start_load" +
+           dflt(number_text(d.owner.policy.start_idle_s))},
+      {"owner.start_load", "X",
+       "external load per core at most this to take work" +
+           dflt(number_text(d.owner.policy.start_load))},
+      {"owner.suspend_idle", "S",
+       "suspend when the owner's last input is less than this many seconds ago" +
+           dflt(number_text(d.owner.policy.suspend_idle_s))},
+      {"owner.suspend_load", "X",
+       "suspend when external load per core stays at least this ..." +
+           dflt(number_text(d.owner.policy.suspend_load))},
+      {"owner.suspend_load_time", "S",
+       "... for this many seconds" + dflt(number_text(d.owner.policy.suspend_load_s))},
+      {"owner.continue_idle", "S",
+       "a suspended node resumes after the owner was idle this many seconds" +
+           dflt(number_text(d.owner.policy.continue_idle_s))},
+      {"owner.max_suspend", "S",
+       "a node suspended longer than this many seconds migrates every task away" +
+           dflt(number_text(d.owner.policy.max_suspend_s))},
+      {"owner.vacate_deadline", "S",
+       "tasks still here this many seconds after the evacuation began are handed to recovery" +
+           dflt(number_text(d.owner.vacate_deadline_s))},
+      {"owner.poll_ms", "MS", "how often the owner detector looks" + dflt(millis_text(d.owner.poll))},
+      {"owner.sessions", "BOOL",
+       "login sessions' terminal access times count as owner input (utmp, else logind; SSH "
+       "counts)" + dflt("true")},
+      {"owner.input_devices", "BOOL",
+       "/dev/input access times count as owner input" + dflt("true")},
+      {"owner.load", "BOOL",
+       "external load (load average minus drift's runnable threads) counts" + dflt("true")},
+      {"owner.activity_file", "FILE",
+       "its modification time counts as owner input (touch it to say 'I am here')" +
+           dflt("none")},
+  };
+}
+
+}  // namespace
+
+bool repeats(const std::string& key) { return key == "cluster.seeds" || key == "emulate.load"; }
+
+po::options_description key_options() {
+  po::options_description keys("Keys (as [section] name = value in FILE, or --section.name=value)",
+                               100, 50);
+  for (const auto& spec : key_specs()) {
+    const po::value_semantic* value = nullptr;
+    if (repeats(spec.key)) {
+      // Not composing: repeats within one source add up, but the command line replaces the file.
+      value = po::value<std::vector<std::string>>()->value_name(spec.arg);
+    } else {
+      value = po::value<std::string>()->value_name(spec.arg);
+    }
+    keys.add_options()(spec.key, value, spec.help.c_str());
+  }
+  return keys;
+}
+
+po::options_description command_line_options() {
+  po::options_description general("Options", 100, 50);
+  general.add_options()("config,c", po::value<std::string>()->value_name("FILE"),
+                        "configuration file (INI)")("help,h", "print this help and exit");
+  general.add(key_options());
+  return general;
+}
+
+std::string help_text() {
+  std::ostringstream out;
+  out << kUsage << "\n\n" << command_line_options() << "\n";
+  return out.str();
+}
+
+bool wants_help(int argc, const char* const argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  }
+  return false;
+}
+
+std::string usage() { return kUsage; }
+
+std::string millis_text(std::chrono::milliseconds d) { return std::to_string(d.count()); }
+
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+}  // namespace drift

@@ -1,0 +1,301 @@
+#include "node/jobs/job_coordinator.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <random>
+#include <tuple>
+
+#include "node/jobs/placement.h"
+
+namespace drift {
+
+namespace {
+
+double combine(ReduceOp op, double a, double b) {
+  switch (op) {
+    case ReduceOp::kSum: return a + b;
+    case ReduceOp::kMax: return std::max(a, b);
+    case ReduceOp::kMin: return std::min(a, b);
+  }
+  return a;
+}
+
+}  // namespace
+
+JobCoordinator::JobCoordinator(Messenger& messenger, const AppRegistry& apps,
+                               LocationCache& locations, CandidateSource candidates,
+                               CheckpointPolicy checkpoints)
+    : messenger_(messenger),
+      apps_(apps),
+      locations_(locations),
+      candidates_(std::move(candidates)),
+      checkpoint_policy_(checkpoints) {}
+
+std::uint64_t JobCoordinator::next_job_id() {
+  // Unique across roots and restarts: node id, a random salt per process, a counter.
+  static const std::uint64_t salt = std::random_device{}() & 0xffff;
+  return (std::uint64_t{messenger_.self_id()} << 32) | (salt << 16) | (++counter_ & 0xffff);
+}
+
+void JobCoordinator::reply(const ConnectionPtr& client, WireMessage msg) {
+  if (client && !client->closed()) client->send(msg);
+}
+
+void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
+  JobSpec spec = std::move(request.spec);
+  const Application* app = apps_.find(spec.app);
+  if (!app) return reply(client, JobFailed{0, "unknown application '" + spec.app + "'"});
+  if (auto st = app->validate(spec); !st) return reply(client, JobFailed{0, st.message()});
+  auto candidates = candidates_();
+  std::vector<std::pair<std::uint32_t, double>> nodes;
+  for (const auto& c : candidates) {
+    if (c.available) nodes.emplace_back(c.node_id, c.capacity);
+  }
+  std::uint32_t chaos = 0, chaos_grain = 0;
+  for (auto [key, value, what] :
+       {std::tuple{"chaos_migrations", &chaos, "tasks to move"},
+        std::tuple{"chaos_grain", &chaos_grain, "splits or merges to ask for"}}) {
+    auto it = spec.runtime.find(key);
+    if (it == spec.runtime.end()) continue;
+    try {
+      std::size_t end = 0;
+      const unsigned long n = std::stoul(it->second, &end);
+      if (end != it->second.size() || n > 1000000) throw std::out_of_range(it->second);
+      *value = static_cast<std::uint32_t>(n);
+    } catch (const std::exception&) {
+      return reply(client, JobFailed{0, std::string(key) + " = '" + it->second +
+                                            "': expected a number of " + what + " per step"});
+    }
+  }
+  if (auto it = spec.runtime.find("placement"); it != spec.runtime.end()) {
+    if (it->second == "even") {
+      for (auto& n : nodes) n.second = 1;  // the same share everywhere, whatever the capacity
+    } else if (it->second != "capacity") {
+      return reply(client, JobFailed{0, "placement = '" + it->second +
+                                            "': expected 'capacity' or 'even'"});
+    }
+  }
+  auto policy = checkpoint_policy(spec);
+  if (!policy) return reply(client, JobFailed{0, policy.error()});
+  std::vector<std::uint32_t> placement = place_job(spec.tasks, app->spare_tasks(spec), nodes);
+  if (placement.size() != spec.tasks) {
+    return reply(client, JobFailed{0, "no live, available node with capacity to place the tasks on"});
+  }
+  Job job;
+  job.id = next_job_id();
+  job.chaos_migrations = chaos;
+  job.chaos_grain = chaos_grain;
+  job.grain.emplace(spec.tasks, app->spare_tasks(spec));
+  job.spec = spec;
+  job.app = app;
+  job.client = client;
+  job.begin = std::chrono::steady_clock::now();
+  job.results.resize(spec.tasks);
+  job.checkpoints.emplace(spec.tasks, *policy, job.begin);
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
+  for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[placement[i]].push_back(i);
+  for (const auto& [node, indices] : by_node) job.nodes.insert(node);
+  spdlog::info("job {:#x}: {} with {} tasks on {} nodes", job.id, spec.app, spec.tasks,
+               by_node.size());
+  std::uint64_t id = job.id;
+  locations_.set_job(id, placement);
+  jobs_.emplace(id, std::move(job));
+  for (auto& [node, indices] : by_node) {
+    CreateTasks create{id, messenger_.self_id(), spec, placement, std::move(indices)};
+    messenger_.send_to_node(node, std::move(create));
+  }
+  send_record(jobs_.at(id));
+}
+
+void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
+  Job* job = find(msg.job);
+  if (!job || job->recovering || job->generation > 0) return;  // a rollback starts them
+  if (!msg.ok) return fail(msg.job, "node " + std::to_string(msg.node) + " could not create "
+                                        "its tasks: " + msg.error);
+  job->created.insert(msg.node);
+  if (job->created.size() < job->nodes.size() || job->started) return;
+  job->started = true;
+  job->step_began = std::chrono::steady_clock::now();
+  job->progress = job->step_began;
+  for (std::uint32_t node : job->nodes) messenger_.send_to_node(node, StartJob{job->id});
+}
+
+void JobCoordinator::on_contribution(const ReductionContribution& msg) {
+  Job* job = find(msg.job);
+  if (!job || msg.task >= job->spec.tasks || msg.generation != job->generation) return;
+  StepReduction& step = job->steps[msg.step];
+  if (step.by_task.empty()) step.by_task.resize(job->spec.tasks);
+  if (step.by_task[msg.task]) return;  // one contribution per task and step
+  if (msg.values.size() != job->app->reduction_ops().size()) {
+    return fail(job->id, "task " + std::to_string(msg.task) + " contributed " +
+                             std::to_string(msg.values.size()) + " values, expected " +
+                             std::to_string(job->app->reduction_ops().size()));
+  }
+  step.by_task[msg.task] = msg.values;
+  if (++step.received == job->spec.tasks) complete_step(*job, msg.step);
+}
+
+// Combined in task-index order, so the result does not depend on placement or arrival order.
+void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
+  auto ops = job.app->reduction_ops();
+  StepReduction& r = job.steps[step];
+  std::vector<double> values = *r.by_task[0];
+  for (std::uint32_t t = 1; t < job.spec.tasks; ++t) {
+    for (std::size_t k = 0; k < ops.size(); ++k) values[k] = combine(ops[k], values[k], (*r.by_task[t])[k]);
+  }
+  job.steps.erase(step);
+  auto now = std::chrono::steady_clock::now();
+  job.step_s.push_back(std::chrono::duration<double>(now - job.step_began).count());
+  job.step_began = now;
+  job.progress = now;
+  job.steps_done = std::max(job.steps_done, step + 1);
+  // No change after the last step: every task finishes with it.
+  std::vector<GrainChange> changes;
+  if (step + 1 < job.spec.steps) {
+    if (job.chaos_grain > 0) job.grain->stir(job.chaos_grain, [this] { return chaos_random(); });
+    changes = job.grain->take(step, [&](std::uint32_t index) {
+      auto loc = locations_.lookup(TaskId{job.id, index});
+      return loc ? loc->node : 0u;
+    });
+    for (const GrainChange& c : changes) {
+      spdlog::info("job {:#x}: after step {}, task {} {} task {}", job.id, step, c.task,
+                   c.kind == GrainKind::kSplit ? "splits with" : "absorbs", c.partner);
+    }
+  }
+  send_reduction(job, step, values, checkpoint_due(job, step, values), changes);
+  reply(job.client, JobProgress{job.id, step + 1, job.spec.steps, values});
+  if (job.chaos_migrations > 0 && step + 1 < job.spec.steps) stir(job);
+}
+
+void JobCoordinator::on_grain_request(const GrainRequest& request) {
+  Job* job = find(request.job);
+  if (!job || job->recovering) return;
+  job->grain->request(request.change, request.dest);
+}
+
+// One message per node, naming the tasks the home believes live there; nodes route on.
+void JobCoordinator::send_reduction(const Job& job, std::uint64_t step,
+                                    const std::vector<double>& values, bool checkpoint,
+                                    const std::vector<GrainChange>& changes) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
+  for (const auto& [index, loc] : locations_.job(job.id)) by_node[loc.node].push_back(index);
+  for (auto& [node, tasks] : by_node) {
+    messenger_.send_to_node(node, ReductionResult{job.id, step, values, std::move(tasks),
+                                                  job.generation, checkpoint, changes});
+  }
+}
+
+// xorshift64: a testing aid's randomness, not a policy's.
+std::uint64_t JobCoordinator::chaos_random() {
+  chaos_seed_ ^= chaos_seed_ << 13;
+  chaos_seed_ ^= chaos_seed_ >> 7;
+  chaos_seed_ ^= chaos_seed_ << 17;
+  return chaos_seed_;
+}
+
+// Moves random tasks to random other live nodes (xorshift; a testing aid, not a policy).
+void JobCoordinator::stir(const Job& job) {
+  auto candidates = candidates_();
+  if (candidates.size() < 2) return;
+  auto next = [this] { return chaos_random(); };
+  for (std::uint32_t k = 0; k < job.chaos_migrations; ++k) {
+    TaskId task{job.id, static_cast<std::uint32_t>(next() % job.spec.tasks)};
+    auto loc = locations_.lookup(task);
+    std::uint32_t dest = candidates[next() % candidates.size()].node_id;
+    if (loc && loc->node == dest) continue;
+    messenger_.send_to_node(messenger_.self_id(), MigrateCommand{0, messenger_.self_id(), task, dest});
+  }
+}
+
+// Several nodes may tell the home of the same move; the task's move count (epoch) says how many
+// moves are new. Moves of a generation that was rolled back no longer count.
+void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch) {
+  Job* job = find(task.job);
+  if (!job || generation_of_epoch(epoch) != job->generation) return;
+  job->nodes.insert(node);
+  std::uint64_t& known = job->epochs[task.index];
+  known = std::max(known, generation_epoch(job->generation));
+  if (epoch > known) {
+    job->migrations += epoch - known;
+    known = epoch;
+  }
+}
+
+void JobCoordinator::on_task_finished(const TaskFinished& msg) {
+  Job* job = find(msg.job);
+  if (!job || msg.task >= job->spec.tasks || job->results[msg.task] ||
+      msg.generation != job->generation) {
+    return;
+  }
+  job->results[msg.task] = msg.result;
+  job->progress = std::chrono::steady_clock::now();
+  if (++job->finished == job->spec.tasks) complete_job(*job);
+}
+
+void JobCoordinator::complete_job(Job& job) {
+  if (job.recovering) return;  // results of a generation being rolled back
+  std::vector<std::vector<std::uint8_t>> results;
+  for (auto& r : job.results) results.push_back(std::move(*r));
+  auto outcome = job.app->combine(job.spec, results);
+  if (!outcome) return fail(job.id, "combining the results failed: " + outcome.error());
+  JobResult res;
+  res.job = job.id;
+  res.app = job.spec.app;
+  res.checksum = outcome->checksum;
+  res.steps = job.spec.steps;
+  res.tasks = job.spec.tasks;
+  res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.begin).count();
+  res.details = outcome->details;
+  res.step_s = job.step_s;
+  res.migrations = job.migrations;
+  res.recoveries = job.recoveries;
+  res.steps_recomputed = job.steps_recomputed;
+  res.splits = job.grain->splits();
+  res.merges = job.grain->merges();
+  spdlog::info("job {:#x} done in {:.3f} s, {} migrations, {} recoveries: checksum {}", job.id,
+               res.wall_s, res.migrations, res.recoveries, res.checksum);
+  reply(job.client, res);
+  end_everywhere(job, false, "done");
+  locations_.drop_job(job.id);
+  jobs_.erase(job.id);
+}
+
+void JobCoordinator::on_task_failed(std::uint32_t from_node, const JobFailed& msg) {
+  if (!find(msg.job)) return;
+  fail(msg.job, "on node " + std::to_string(from_node) + ": " + msg.reason);
+}
+
+void JobCoordinator::on_client_closed(const ConnectionPtr& client) {
+  std::vector<std::uint64_t> orphans;
+  for (const auto& [id, job] : jobs_) {
+    if (job.client == client) orphans.push_back(id);
+  }
+  for (std::uint64_t id : orphans) fail(id, "the client that submitted the job disconnected");
+}
+
+void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
+  Job* job = find(job_id);
+  if (!job) return;
+  spdlog::warn("job {:#x} failed: {}", job_id, reason);
+  reply(job->client, JobFailed{job_id, reason});
+  end_everywhere(*job, true, reason);
+  locations_.drop_job(job_id);
+  jobs_.erase(job_id);
+}
+
+// Every live node hears of the end, not only the hosts we know of: a task may be arriving at a
+// node the home has not heard about yet.
+void JobCoordinator::end_everywhere(const Job& job, bool failed, const std::string& reason) {
+  for (std::uint32_t node : everyone(job)) {
+    messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
+  }
+}
+
+JobCoordinator::Job* JobCoordinator::find(std::uint64_t id) {
+  auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+
+}  // namespace drift

@@ -1,0 +1,180 @@
+// The root's side of a job (DESIGN.md §6): places the tasks on live nodes in proportion to their
+// capacity, creates them everywhere before any starts, combines each step's reduction in
+// task-index order (so the values are the same for any placement) and sends it to each task at
+// the place the home's location cache knows, reports progress to the client, gathers the tasks'
+// results into the checksum, and ends the job on every node that ever hosted one of its tasks.
+// It checkpoints the job at step boundaries (job_coordinator_recovery.cc, DESIGN.md §9) and, when
+// a node that hosted its tasks dies, rolls every task back to the last committed checkpoint (or
+// to the start) on the live nodes and resumes, telling the client. With the runtime option
+// chaos_migrations=N it moves N random tasks after every step, a testing aid. Network thread
+// only.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "migration/location_cache.h"
+#include "node/jobs/job_checkpoints.h"
+#include "node/jobs/job_grain.h"
+#include "node/tasks/application.h"
+#include "node/net/messenger.h"
+#include "node/net/peer_connection.h"
+#include "protocol/messages.h"
+
+namespace drift {
+
+struct PlacementCandidate {
+  std::uint32_t node_id = 0;
+  std::string name;
+  double capacity = 1;
+  bool available = true;  // its owner lets it take work (DESIGN.md §9); others get no new tasks
+};
+
+class JobCoordinator {
+ public:
+  using CandidateSource = std::function<std::vector<PlacementCandidate>()>;
+
+  JobCoordinator(Messenger& messenger, const AppRegistry& apps, LocationCache& locations,
+                 CandidateSource candidates, CheckpointPolicy checkpoints = {});
+
+  void submit(RunRequest request, const ConnectionPtr& client);
+  void on_tasks_created(const TasksCreated& msg);
+  void on_contribution(const ReductionContribution& msg);
+  void on_task_finished(const TaskFinished& msg);
+  void on_task_failed(std::uint32_t from_node, const JobFailed& msg);
+  void on_node_dead(std::uint32_t node_id, const std::string& name);
+  void on_checkpoint_ack(const CheckpointAck& ack);
+  void on_rollback_ready(const RollbackReady& ready);
+  // A restarted node offers copies it kept on disk (checkpoint.disk): they count again, and a job
+  // waiting for them recovers.
+  void on_checkpoint_offer(const CheckpointOffer& offer);
+  // A node's balancer asks to split or merge tasks of a job rooted here (DESIGN.md §8).
+  void on_grain_request(const GrainRequest& request);
+  // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
+  void on_node_leaving(const NodeLeaving& leaving);
+  // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over
+  // when its root dies; a client that lost the root attaches to the job's new root.
+  void set_deputy_source(std::function<std::uint32_t()> deputy) { deputy_ = std::move(deputy); }
+  void on_record(const JobRecord& record);
+  void forget_record(std::uint64_t job) { records_.erase(job); }
+  // The root `from` says we are no longer its deputy for the job, or (it fenced itself) to take
+  // the job over now.
+  void on_deputy_order(const DeputyOrder& order, std::uint32_t from);
+  void on_attach(const ConnectionPtr& client, const JobAttach& attach);
+  // This node was declared dead and fences itself: its jobs continue under their deputies; their
+  // clients are told to find the new root. Returns (deputy, job) of each job rooted here, for
+  // the DeputyOrder that hands it over once this node has rejoined.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> abandon_all();
+  // The home learned that a task of one of our jobs moved to `node`.
+  void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
+  void on_client_closed(const ConnectionPtr& client);
+  // Every second: a job that stopped making progress (no node is holding it deliberately, as
+  // an owner's suspend does) rolls back to its last checkpoint.
+  void sweep(std::chrono::steady_clock::time_point now);
+
+  std::size_t active_jobs() const { return jobs_.size(); }
+
+ private:
+  // A rollback under way: nodes asked to roll back that have not said they are ready.
+  struct Recovery {
+    std::set<std::uint32_t> waiting;
+    std::uint32_t failed_node = 0;  // 0: no node failed (the job stalled)
+    std::string cause;              // "node 3 (node3) died", for the log and the client
+    std::chrono::steady_clock::time_point declared;  // the failure was declared
+    bool from_start = true;
+    std::uint64_t step = 0;  // the committed checkpoint's step, unless from_start
+    // Set while a task has no copy on a live node and the job waits for a node to restart
+    // with its copies on disk (checkpoint.disk); no rollback has been sent. Fails after this.
+    std::optional<std::chrono::steady_clock::time_point> copies_deadline;
+    std::string missing;  // which task has no copy, for the log and the client
+  };
+  // A recovery done while the job had no client; told once one attaches.
+  struct UnsentRecovery {
+    Recovery recovery;
+    std::uint64_t redo = 0;  // steps to do again
+    double seconds = 0;      // declared -> running again
+  };
+  struct StepReduction {
+    std::vector<std::optional<std::vector<double>>> by_task;
+    std::uint32_t received = 0;
+  };
+  struct Job {
+    std::uint64_t id = 0;
+    JobSpec spec;
+    const Application* app = nullptr;
+    std::set<std::uint32_t> nodes;  // every node that hosted a task of the job
+    std::set<std::uint32_t> created;
+    std::map<std::uint64_t, StepReduction> steps;
+    std::vector<std::optional<std::vector<std::uint8_t>>> results;
+    std::uint32_t finished = 0;
+    bool started = false;
+    ConnectionPtr client;
+    std::chrono::steady_clock::time_point begin;
+    std::chrono::steady_clock::time_point step_began;  // when the current step started
+    std::chrono::steady_clock::time_point progress;    // the job last moved on (stall watchdog)
+    std::vector<double> step_s;                         // wall seconds of each completed step
+    std::map<std::uint32_t, std::uint64_t> epochs;      // highest move count heard per task
+    std::uint64_t migrations = 0;
+    std::uint32_t chaos_migrations = 0;
+    std::uint32_t chaos_grain = 0;        // random splits/merges requested per step (testing)
+    std::optional<JobGrain> grain;        // spare tasks and announced splits/merges
+    // Fault tolerance (job_coordinator_recovery.cc).
+    std::uint32_t generation = 0;
+    std::optional<JobCheckpoints> checkpoints;
+    std::optional<Recovery> recovering;
+    std::uint64_t steps_done = 0;  // most steps ever completed, for the steps recomputed
+    std::uint32_t recoveries = 0;
+    std::uint64_t steps_recomputed = 0;
+    std::uint32_t deputy = 0;  // holds the job's record; 0: none yet
+    std::optional<UnsentRecovery> unsent;  // a recovery no client heard of (it attaches later)
+  };
+
+  std::uint64_t next_job_id();
+  void complete_step(Job& job, std::uint64_t step);
+  void complete_job(Job& job);
+  void fail(std::uint64_t job_id, const std::string& reason);
+  void end_everywhere(const Job& job, bool failed, const std::string& reason);
+  void reply(const ConnectionPtr& client, WireMessage msg);
+  void send_reduction(const Job& job, std::uint64_t step, const std::vector<double>& values,
+                      bool checkpoint = false, const std::vector<GrainChange>& changes = {});
+  std::uint64_t chaos_random();
+  void stir(const Job& job);
+  Job* find(std::uint64_t id);
+  // job_coordinator_recovery.cc
+  Result<CheckpointPolicy> checkpoint_policy(const JobSpec& spec) const;
+  bool checkpoint_due(Job& job, std::uint64_t step, const std::vector<double>& values);
+  // `failed`: the node lost (0: none, the job stalled), not used for the job's tasks unless it
+  // came back (`failed_is_back`); `cause` says what happened.
+  void recover(Job& job, std::uint32_t failed, const std::string& cause,
+               bool failed_is_back = false);
+  // recover() found a task with no copy on a live node: wait for a restart (checkpoint.disk).
+  void await_copies(Job& job, Recovery r, const std::string& missing);
+  void sweep_awaiting(Job& job, std::chrono::steady_clock::time_point now);
+  void resume(Job& job);
+  JobNotice recovered_notice(const Job& job, const Recovery& r, std::uint64_t redo,
+                             double seconds) const;
+  std::set<std::uint32_t> everyone(const Job& job) const;
+  // job_coordinator_takeover.cc
+  void send_record(Job& job);
+  // `why`: "its root, node 1 (node1), died", for the log and the client.
+  void take_over(const JobRecord& record, const std::string& why);
+
+  Messenger& messenger_;
+  const AppRegistry& apps_;
+  LocationCache& locations_;
+  CandidateSource candidates_;
+  CheckpointPolicy checkpoint_policy_;
+  std::function<std::uint32_t()> deputy_;
+  std::map<std::uint64_t, JobRecord> records_;  // jobs we are the deputy of
+  std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
+  std::map<std::uint64_t, Job> jobs_;
+  std::uint64_t counter_ = 0;
+};
+
+}  // namespace drift

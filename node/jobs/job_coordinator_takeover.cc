@@ -1,0 +1,161 @@
+// The deputy's side of a job (DESIGN.md §9), part of JobCoordinator: the root sends its deputy
+// — its buddy, half way round the ring of live nodes — a JobRecord at the start, at every
+// committed checkpoint and around every recovery; when the ring changes and another node becomes
+// the deputy, the old one is told to drop its record (DeputyOrder), so only one node can take
+// the job over. When the root dies — or fences itself after some node declared it dead, and
+// hands its jobs over — the deputy becomes the job's root: it rebuilds the job from the record
+// and rolls it back like any other failure, with itself as the root. The client, whose
+// connection died with the root, finds it with JobAttach.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "node/jobs/job_coordinator.h"
+
+namespace drift {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+void JobCoordinator::send_record(Job& job) {
+  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
+  if (job.deputy != 0 && job.deputy != deputy) {
+    // Only one node may hold the record: two would both take the job over.
+    messenger_.send_to_node(job.deputy, DeputyOrder{job.id, false});
+  }
+  job.deputy = deputy;
+  if (deputy == 0) return;
+  JobRecord r;
+  r.job = job.id;
+  r.root = messenger_.self_id();
+  r.spec = job.spec;
+  r.generation = job.generation;
+  if (const auto& c = job.checkpoints->committed()) {
+    r.committed = true;
+    r.step = c->step;
+    r.values = c->values;
+    for (const auto& copies : c->copies) {
+      r.primaries.push_back(copies.primary);
+      r.buddies.push_back(copies.buddy);
+    }
+  }
+  r.steps_done = job.steps_done;
+  r.recoveries = job.recoveries;
+  r.steps_recomputed = job.steps_recomputed;
+  r.migrations = job.migrations;
+  r.elapsed_s = std::chrono::duration<double>(Clock::now() - job.begin).count();
+  r.step_s = job.step_s;
+  if (r.committed) r.grain = job.grain->history(r.step);
+  messenger_.send_to_node(deputy, std::move(r));
+}
+
+void JobCoordinator::on_record(const JobRecord& record) {
+  if (jobs_.count(record.job)) return;  // we are its root now
+  auto it = records_.find(record.job);
+  if (it != records_.end() && it->second.generation > record.generation) return;
+  records_[record.job] = record;
+}
+
+void JobCoordinator::on_deputy_order(const DeputyOrder& order, std::uint32_t from) {
+  auto it = records_.find(order.job);
+  if (it == records_.end() || it->second.root != from) return;
+  if (!order.take_over) {
+    records_.erase(it);
+    return;
+  }
+  const JobRecord record = it->second;
+  take_over(record, "its root, node " + std::to_string(from) + ", was declared dead and fenced "
+                    "itself");
+}
+
+void JobCoordinator::take_over(const JobRecord& record, const std::string& why) {
+  records_.erase(record.job);
+  const Application* app = apps_.find(record.spec.app);
+  auto policy = checkpoint_policy(record.spec);
+  if (!app || !policy || record.spec.tasks == 0) {
+    spdlog::warn("job {:#x}: {} and this deputy cannot run it", record.job, why);
+    return;
+  }
+  spdlog::warn("job {:#x}: {}; this node, its deputy, takes it over", record.job, why);
+  Job job;
+  job.id = record.job;
+  job.spec = record.spec;
+  job.app = app;
+  job.begin = Clock::now() - std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(record.elapsed_s));
+  job.results.resize(record.spec.tasks);
+  job.checkpoints.emplace(record.spec.tasks, *policy, Clock::now());
+  if (record.committed && record.primaries.size() == record.spec.tasks &&
+      record.buddies.size() == record.spec.tasks) {
+    JobCheckpoints::Committed c;
+    c.step = record.step;
+    c.values = record.values;
+    for (std::uint32_t t = 0; t < record.spec.tasks; ++t) {
+      c.copies.push_back({record.primaries[t], record.buddies[t]});
+    }
+    job.checkpoints->adopt(std::move(c));
+  }
+  job.generation = record.generation;
+  job.steps_done = record.steps_done;
+  job.recoveries = record.recoveries;
+  job.steps_recomputed = record.steps_recomputed;
+  job.migrations = record.migrations;
+  job.step_s = record.step_s;
+  job.grain.emplace(record.spec.tasks, app->spare_tasks(record.spec));
+  if (record.committed) job.grain->adopt(record.grain);
+  job.started = true;
+  const std::uint64_t id = job.id;
+  jobs_.emplace(id, std::move(job));
+  recover(jobs_.at(id), record.root, why);
+}
+
+void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& attach) {
+  Job* job = find(attach.job);
+  if (!job) {
+    const std::uint32_t root = locations_.home(attach.job);
+    return reply(client, JobNotice{attach.job, JobNoticeKind::kNotHere,
+                                   root == messenger_.self_id() ? 0 : root, 0, 0, 0,
+                                   "node " + std::to_string(messenger_.self_id()) +
+                                       " is not the job's root"});
+  }
+  job->client = client;
+  spdlog::info("job {:#x}: a client attached", job->id);
+  // The record this node took the job over with may be older than what the client saw.
+  job->steps_done = std::max(job->steps_done, attach.steps_seen);
+  if (job->unsent) {
+    const Recovery& r = job->unsent->recovery;
+    const std::uint64_t kept = r.from_start ? 0 : r.step + 1;
+    const std::uint64_t seen = attach.steps_seen > kept ? attach.steps_seen - kept : 0;
+    if (seen > job->unsent->redo) {
+      job->steps_recomputed += seen - job->unsent->redo;
+      job->unsent->redo = seen;
+    }
+  }
+  reply(client, JobNotice{job->id, JobNoticeKind::kRootChanged, messenger_.self_id(),
+                          job->steps_done, 0, 0,
+                          "node " + std::to_string(messenger_.self_id()) +
+                              " is the job's root now"});
+  if (job->unsent) {
+    reply(client, recovered_notice(*job, job->unsent->recovery, job->unsent->redo,
+                                   job->unsent->seconds));
+    job->unsent.reset();
+  }
+}
+
+std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all() {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> handovers;
+  for (auto& [id, job] : jobs_) {
+    if (job.deputy != 0) handovers.emplace_back(job.deputy, id);
+    reply(job.client, JobNotice{id, JobNoticeKind::kNotHere, job.deputy, 0, 0, 0,
+                                "node " + std::to_string(messenger_.self_id()) +
+                                    " was declared dead; the job goes on under its deputy"});
+    locations_.drop_job(id);
+  }
+  jobs_.clear();
+  records_.clear();
+  return handovers;
+}
+
+}  // namespace drift

@@ -1,0 +1,36 @@
+#include "node/machine/external_load.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace drift {
+
+double external_load_per_core(double load_average, std::uint32_t own_runnable,
+                              std::uint32_t cores) {
+  const double others = std::max(0.0, load_average - static_cast<double>(own_runnable));
+  return others / static_cast<double>(std::max<std::uint32_t>(cores, 1));
+}
+
+char stat_state(std::string_view stat_line) {
+  const std::size_t paren = stat_line.rfind(')');
+  if (paren == std::string_view::npos) return '\0';
+  const std::size_t state = stat_line.find_first_not_of(' ', paren + 1);
+  return state == std::string_view::npos || state == paren + 1 ? '\0' : stat_line[state];
+}
+
+std::uint32_t count_own_runnable_threads() {
+  std::error_code ec;
+  std::uint32_t runnable = 0;
+  // Threads come and go while we look: a vanished one is simply not counted, never an error.
+  for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::ifstream in(it->path() / "stat");
+    std::string line;
+    if (std::getline(in, line) && stat_state(line) == 'R') ++runnable;
+  }
+  return runnable;
+}
+
+}  // namespace drift

@@ -1,0 +1,322 @@
+#include "node/membership/member_table.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace drift {
+
+namespace {
+
+// SWIM precedence: a higher incarnation wins; at equal incarnation dead > suspect > alive.
+bool supersedes(const MemberInfo& claim, const MemberInfo& known) {
+  if (claim.incarnation != known.incarnation) return claim.incarnation > known.incarnation;
+  return static_cast<int>(claim.state) > static_cast<int>(known.state);
+}
+
+void adopt_address(MemberInfo& known, const MemberInfo& claim) {
+  if (!claim.name.empty()) known.name = claim.name;
+  if (!claim.address.empty()) known.address = claim.address;
+}
+
+bool contains(const std::vector<MemberInfo>& infos, std::uint32_t id) {
+  return std::any_of(infos.begin(), infos.end(),
+                     [id](const MemberInfo& i) { return i.node_id == id; });
+}
+
+}  // namespace
+
+MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
+                         std::chrono::milliseconds suspect_timeout, std::size_t group_size)
+    : self_id_(self.node_id),
+      detector_params_(detector),
+      suspect_timeout_(suspect_timeout),
+      group_size_(group_size),
+      identity_since_(self.incarnation) {
+  self.state = MemberState::kAlive;
+  Member& me = members_[self_id_];
+  me.info = std::move(self);
+  me.heard = true;
+}
+
+const MemberInfo& MemberTable::self() const { return members_.at(self_id_).info; }
+
+Member& MemberTable::self_entry() { return members_.at(self_id_); }
+
+std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoint now) {
+  if (info.node_id == self_id_) return refute(info);
+  const auto it = members_.find(info.node_id);
+  if (it == members_.end()) return learn(info, now);
+  Member& m = it->second;
+  if (!supersedes(info, m.info)) {
+    if (m.info.address.empty()) adopt_address(m.info, info);
+    return {};
+  }
+  adopt_address(m.info, info);
+  const MemberTransition t = change(m, info.state, info.incarnation, now);
+  refresh_monitoring(now);
+  return {t};
+}
+
+// Someone gossips about us. Only a claim that would beat our own entry needs an answer, except
+// a death at any incarnation we held: someone acted on it (recovered our tasks), so we fence.
+std::vector<MemberTransition> MemberTable::refute(const MemberInfo& claim) {
+  Member& me = self_entry();
+  if (claim.state == MemberState::kDead && claim.incarnation >= identity_since_) {
+    me.info.incarnation = std::max(claim.incarnation, me.info.incarnation) + 1;
+    identity_since_ = me.info.incarnation;
+    me.gossip_rounds_left = gossip_rounds();
+    return {{self_id_, MemberState::kDead, MemberState::kAlive, me.info.incarnation}};
+  }
+  const bool accused =
+      claim.state != MemberState::kAlive && claim.incarnation >= me.info.incarnation;
+  if (!accused && claim.incarnation <= me.info.incarnation) return {};
+  me.info.incarnation = claim.incarnation + 1;
+  me.gossip_rounds_left = gossip_rounds();
+  return {{self_id_, claim.state, MemberState::kAlive, me.info.incarnation}};
+}
+
+std::vector<MemberTransition> MemberTable::learn(const MemberInfo& info, TimePoint now) {
+  if (info.node_id == 0) return {};  // ids start at 1; 0 marks clients
+  Member& m = members_[info.node_id];
+  m.info = info;
+  if (info.state == MemberState::kSuspect) m.suspect_since = now;
+  if (info.state == MemberState::kDead) m.dead_incarnation = info.incarnation;
+  m.gossip_rounds_left = gossip_rounds();
+  refresh_monitoring(now);
+  return {{info.node_id, info.state, info.state, info.incarnation, /*joined=*/true}};
+}
+
+MemberTransition MemberTable::change(Member& m, MemberState to, std::uint64_t incarnation,
+                                     TimePoint now) {
+  const MemberTransition t{m.info.node_id, m.info.state, to, incarnation};
+  m.info.state = to;
+  m.info.incarnation = incarnation;
+  if (to == MemberState::kSuspect) m.suspect_since = now;
+  if (to == MemberState::kDead) {
+    m.detector.reset();
+    m.dead_incarnation = std::max(m.dead_incarnation.value_or(0), incarnation);
+  }
+  m.gossip_rounds_left = gossip_rounds();
+  return t;
+}
+
+std::vector<MemberTransition> MemberTable::heartbeat(std::uint32_t node_id,
+                                                     std::uint64_t incarnation,
+                                                     const LoadIndex& load, TimePoint now) {
+  const auto it = members_.find(node_id);
+  if (node_id == self_id_ || it == members_.end()) return {};
+  Member& m = it->second;
+  if (incarnation < m.info.incarnation) return {};
+  const bool same = incarnation == m.info.incarnation;
+  if (same && m.info.state == MemberState::kDead) return {};
+  std::vector<MemberTransition> out;
+  if (!same || m.info.state == MemberState::kSuspect) {
+    out.push_back(change(m, MemberState::kAlive, incarnation, now));
+    refresh_monitoring(now);
+  }
+  note_heartbeat(m, load, now);
+  return out;
+}
+
+void MemberTable::note_heartbeat(Member& m, const LoadIndex& load, TimePoint now) {
+  m.load = load;
+  m.heard = true;
+  m.last_heartbeat = now;
+  if (!m.detector) return;
+  if (m.detector_awaits_heartbeat) {
+    // The start-of-monitoring mark is not an arrival; judge from real heartbeats only.
+    m.detector.emplace(detector_params_);
+    m.detector_awaits_heartbeat = false;
+  }
+  m.detector->heartbeat(now);
+}
+
+std::vector<MemberTransition> MemberTable::tick(TimePoint now) {
+  refresh_monitoring(now);
+  std::vector<MemberTransition> out;
+  const bool quorum = has_quorum();
+  if (quorum && !had_quorum_) {
+    for (auto& [id, m] : members_) {
+      if (m.info.state == MemberState::kSuspect) m.suspect_since = now;
+    }
+  }
+  had_quorum_ = quorum;
+  for (auto& [id, m] : members_) {
+    if (!m.detector) continue;
+    if (auto t = detect(m, now, quorum)) out.push_back(*t);
+  }
+  if (!out.empty()) refresh_monitoring(now);
+  return out;
+}
+
+bool MemberTable::has_quorum() const {
+  std::size_t alive = 0, total = 0;
+  std::uint32_t lowest = 0;
+  bool lowest_alive = false;
+  for (const auto& [id, m] : members_) {
+    const bool self = id == self_id_;
+    if (!self && m.info.state == MemberState::kDead) continue;
+    const bool up = self || m.info.state == MemberState::kAlive;
+    ++total;
+    if (up) ++alive;
+    if (total == 1 || id < lowest) {
+      lowest = id;
+      lowest_alive = up;
+    }
+  }
+  return 2 * alive > total || (2 * alive == total && lowest_alive);
+}
+
+std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bool quorum) {
+  const MemberState state = m.info.state;
+  if (state == MemberState::kAlive && m.detector->suspicious(now)) {
+    return change(m, MemberState::kSuspect, m.info.incarnation, now);
+  }
+  if (state == MemberState::kSuspect && quorum && now - m.suspect_since >= suspect_timeout_) {
+    return change(m, MemberState::kDead, m.info.incarnation, now);
+  }
+  return std::nullopt;
+}
+
+bool MemberTable::vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now) {
+  const auto it = members_.find(node_id);
+  if (it == members_.end() || node_id == self_id_) return false;
+  Member& m = it->second;
+  if (m.info.state != MemberState::kSuspect || incarnation < m.info.incarnation) return false;
+  m.suspect_since = now;
+  return true;
+}
+
+void MemberTable::resume_after_pause(TimePoint now) {
+  for (auto& [id, m] : members_) {
+    if (m.info.state == MemberState::kSuspect) m.suspect_since = now;
+    if (!m.detector) continue;
+    m.detector.emplace(detector_params_);
+    m.detector->heartbeat(now);
+    m.detector_awaits_heartbeat = true;
+  }
+}
+
+bool MemberTable::is_stale(std::uint32_t node_id, std::uint64_t incarnation) const {
+  const Member* m = find(node_id);
+  return m != nullptr && m->dead_incarnation && *m->dead_incarnation >= incarnation;
+}
+
+bool MemberTable::heard_within(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now,
+                               std::chrono::milliseconds window) const {
+  const Member* m = find(node_id);
+  if (m == nullptr || node_id == self_id_ || !m->heard) return false;
+  if (m->info.state == MemberState::kDead || m->info.incarnation < incarnation) return false;
+  return now - m->last_heartbeat <= window;
+}
+
+std::vector<const Member*> MemberTable::monitored_suspects() const {
+  std::vector<const Member*> out;
+  for (const auto& [id, m] : members_) {
+    if (m.monitored() && m.info.state == MemberState::kSuspect) out.push_back(&m);
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> MemberTable::alive_peers() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [id, m] : members_) {
+    if (id != self_id_ && m.info.state == MemberState::kAlive) out.push_back(id);
+  }
+  return out;
+}
+
+// Starts a detector for each member entering the local group (judged from now, with the
+// detector's first interval) and drops it for members that left.
+void MemberTable::refresh_monitoring(TimePoint now) {
+  const std::vector<std::uint32_t> group = local_group(group_size_);
+  for (auto& [id, m] : members_) {
+    const bool in_group = std::binary_search(group.begin(), group.end(), id);
+    if (in_group && !m.detector) {
+      m.detector.emplace(detector_params_);
+      m.detector->heartbeat(now);
+      m.detector_awaits_heartbeat = true;
+    } else if (!in_group && m.detector) {
+      m.detector.reset();
+    }
+  }
+}
+
+std::vector<std::uint32_t> MemberTable::local_group(std::size_t group_size) const {
+  std::vector<std::uint32_t> ring;  // ascending ids, self included
+  for (const auto& [id, m] : members_) {
+    if (id == self_id_ || m.info.state != MemberState::kDead) ring.push_back(id);
+  }
+  const std::size_t n = ring.size();
+  const std::size_t per_side = (group_size + 1) / 2;
+  std::vector<std::uint32_t> group;
+  if (n - 1 <= 2 * per_side) {
+    std::copy_if(ring.begin(), ring.end(), std::back_inserter(group),
+                 [this](std::uint32_t id) { return id != self_id_; });
+    return group;
+  }
+  const std::size_t pos = std::lower_bound(ring.begin(), ring.end(), self_id_) - ring.begin();
+  for (std::size_t step = 1; step <= per_side; ++step) {
+    group.push_back(ring[(pos + step) % n]);
+    group.push_back(ring[(pos + n - step) % n]);
+  }
+  std::sort(group.begin(), group.end());
+  return group;
+}
+
+std::uint32_t MemberTable::gossip_rounds() const {
+  return static_cast<std::uint32_t>(std::bit_width(members_.size())) + 2;  // ceil(log2(N+1)) + 2
+}
+
+std::vector<MemberInfo> MemberTable::gossip(std::size_t max) {
+  std::vector<MemberInfo> out;
+  if (max == 0) return out;
+  out.push_back(self());
+  take_changes(out, max);
+  take_rotating_slice(out, max);
+  return out;
+}
+
+// Recent changes first; the most recent (most rounds left) before older ones, then by id.
+void MemberTable::take_changes(std::vector<MemberInfo>& out, std::size_t max) {
+  std::vector<Member*> changed;
+  for (auto& [id, m] : members_) {
+    if (id != self_id_ && m.gossip_rounds_left > 0) changed.push_back(&m);
+  }
+  std::stable_sort(changed.begin(), changed.end(), [](const Member* a, const Member* b) {
+    return a->gossip_rounds_left > b->gossip_rounds_left;
+  });
+  for (Member* m : changed) {
+    if (out.size() >= max) return;
+    out.push_back(m->info);
+    --m->gossip_rounds_left;
+  }
+}
+
+// Fills up with the entries after the last one sent, wrapping around, so all are covered in turn.
+void MemberTable::take_rotating_slice(std::vector<MemberInfo>& out, std::size_t max) {
+  auto it = members_.upper_bound(gossip_cursor_);
+  for (std::size_t visited = 0; visited < members_.size() && out.size() < max; ++visited, ++it) {
+    if (it == members_.end()) it = members_.begin();
+    const std::uint32_t id = it->first;
+    if (id == self_id_ || contains(out, id)) continue;
+    out.push_back(it->second.info);
+    gossip_cursor_ = id;
+  }
+}
+
+const Member* MemberTable::find(std::uint32_t node_id) const {
+  const auto it = members_.find(node_id);
+  return it == members_.end() ? nullptr : &it->second;
+}
+
+std::vector<Member> MemberTable::members() const {
+  std::vector<Member> out;
+  out.reserve(members_.size());
+  for (const auto& [id, m] : members_) out.push_back(m);
+  return out;
+}
+
+void MemberTable::set_self_load(const LoadIndex& load) { self_entry().load = load; }
+
+}  // namespace drift

@@ -1,0 +1,147 @@
+// Membership state of one node (DESIGN.md §5): the member list learned from handshakes and gossip
+// (SWIM merge rules), failure detection over our local group, and the gossip to piggyback on
+// heartbeats. Pure: time comes in as arguments. Not thread-safe; the network thread owns it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "node/membership/phi_accrual_detector.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+struct Member {
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  MemberInfo info;
+  LoadIndex load;
+  bool heard = false;  // a heartbeat from it has arrived
+  // Failure detection, only while the member is in our local group.
+  std::optional<PhiAccrualDetector> detector;
+  bool detector_awaits_heartbeat = false;  // started at monitoring time, no heartbeat since
+  TimePoint suspect_since{};  // reset by a positive indirect probe (vouch)
+  TimePoint last_heartbeat{};
+  // The highest incarnation at which this member was dead in our table: that identity never
+  // speaks again (is_stale), even after a higher incarnation revived the member.
+  std::optional<std::uint64_t> dead_incarnation;
+  std::uint32_t gossip_rounds_left = 0;  // > 0: a recent change, sent before the rotating slice
+
+  bool monitored() const { return detector.has_value(); }
+};
+
+// A change of one member's entry. from == to means only the incarnation changed (a restart or a
+// refutation). For ourselves, from == kDead means we were declared dead at an incarnation this
+// process held: the daemon must fence (stop and drop its tasks) and rejoin at `incarnation`.
+struct MemberTransition {
+  std::uint32_t node_id = 0;
+  MemberState from = MemberState::kAlive;
+  MemberState to = MemberState::kAlive;
+  std::uint64_t incarnation = 0;
+  bool joined = false;  // first time we hear of this member (from is then meaningless)
+
+  friend bool operator==(const MemberTransition&, const MemberTransition&) = default;
+};
+
+class MemberTable {
+ public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  // group_size: how many neighbours we monitor and heartbeat (see local_group).
+  MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
+              std::chrono::milliseconds suspect_timeout, std::size_t group_size = 8);
+
+  const MemberInfo& self() const;
+
+  // A member learned from a handshake or from gossip. SWIM merge: a higher incarnation wins; at
+  // equal incarnation dead > suspect > alive; so a dead (id, incarnation) never comes back alive.
+  // If someone claims we are suspect at our incarnation or higher (or knows us at a higher one),
+  // we refute with incarnation = theirs + 1, returned as a transition to gossip. A claim that we
+  // are dead at any incarnation this process held (since it started or last fenced) returns a
+  // transition from kDead: we must fence, and take incarnation max(theirs, ours) + 1.
+  std::vector<MemberTransition> merge(const MemberInfo& info, TimePoint now);
+
+  // A heartbeat from a known member. Dropped if the incarnation is older than known, if the
+  // member is dead at that incarnation, or if the member is unknown (merge its Hello first).
+  // A newer incarnation revives it; a suspect member at the same incarnation becomes alive.
+  std::vector<MemberTransition> heartbeat(std::uint32_t node_id, std::uint64_t incarnation,
+                                          const LoadIndex& load, TimePoint now);
+
+  // Advances failure detection for our local group: alive -> suspect when phi >= threshold,
+  // suspect -> dead after suspect_timeout without a heartbeat, but only while we have a quorum;
+  // when we regain one (we were on the cut-off side of a partition), every suspect's timeout
+  // starts over: its silence while we were cut off says nothing about it. Call every heartbeat
+  // interval.
+  std::vector<MemberTransition> tick(TimePoint now);
+
+  // Whether this node sees a majority of the members not yet dead (itself included) alive — or
+  // exactly half, with the lowest id among them. Only then does it declare suspects dead: the
+  // minority side of a partition keeps its suspicions, and when the partition heals it learns
+  // that it was declared dead and fences itself; two halves never declare each other dead.
+  bool has_quorum() const;
+
+  // A positive indirect probe: `node_id`, suspect at `incarnation` or older, was alive for
+  // someone just now, so its suspicion starts over (it is not declared dead at the old deadline).
+  // True if that changed anything.
+  bool vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now);
+
+  // Our own event loop did not run for a while (SIGSTOP, an overloaded machine): the silence we
+  // measured is ours, not theirs. Restarts every detector and suspicion clock from `now`.
+  void resume_after_pause(TimePoint now);
+
+  // Whether messages from (node_id, incarnation) must be dropped: that identity was declared
+  // dead. An older incarnation that was never declared dead is the same process before it
+  // refuted a suspicion, and stays valid.
+  bool is_stale(std::uint32_t node_id, std::uint64_t incarnation) const;
+
+  // Whether a heartbeat of `node_id` at `incarnation` or newer arrived within `window` of now
+  // (a helper's answer to an indirect probe without asking the suspect).
+  bool heard_within(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now,
+                    std::chrono::milliseconds window) const;
+
+  // Members of our local group that are suspect now (those we probe indirectly), and the alive
+  // members other than us (those who may help).
+  std::vector<const Member*> monitored_suspects() const;
+  std::vector<std::uint32_t> alive_peers() const;
+
+  // Our local group: the nearest non-dead members around us on a ring ordered by node id,
+  // ceil(group_size / 2) on each side (odd sizes round up so groups stay symmetric), or all of
+  // them if there are not that many. Ordered by node id, never including self.
+  std::vector<std::uint32_t> local_group(std::size_t group_size) const;
+
+  // At most max entries for the next heartbeat: self first, then recent changes (each sent
+  // ceil(log2(N+1)) + 2 times), then a rotating slice of the rest, so every entry is eventually
+  // sent.
+  std::vector<MemberInfo> gossip(std::size_t max);
+
+  const Member* find(std::uint32_t node_id) const;
+  std::vector<Member> members() const;  // including self, ordered by id
+  void set_self_load(const LoadIndex& load);
+
+ private:
+  Member& self_entry();
+  std::vector<MemberTransition> refute(const MemberInfo& claim);
+  std::vector<MemberTransition> learn(const MemberInfo& info, TimePoint now);
+  MemberTransition change(Member& m, MemberState to, std::uint64_t incarnation, TimePoint now);
+  void note_heartbeat(Member& m, const LoadIndex& load, TimePoint now);
+  void refresh_monitoring(TimePoint now);
+  std::optional<MemberTransition> detect(Member& m, TimePoint now, bool quorum);
+  std::uint32_t gossip_rounds() const;
+  void take_changes(std::vector<MemberInfo>& out, std::size_t max);
+  void take_rotating_slice(std::vector<MemberInfo>& out, std::size_t max);
+
+  std::uint32_t self_id_;
+  PhiAccrualDetector::Params detector_params_;
+  std::chrono::milliseconds suspect_timeout_;
+  bool had_quorum_ = true;  // at the last tick
+  std::size_t group_size_;
+  std::uint64_t identity_since_;  // our incarnation when this process started or last fenced
+  std::map<std::uint32_t, Member> members_;  // including self
+  std::uint32_t gossip_cursor_ = 0;          // last id sent in the rotating slice
+};
+
+}  // namespace drift

@@ -1,0 +1,234 @@
+#include "node/membership/membership_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/codec.h"
+
+namespace drift {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+MembershipService::MembershipService(asio::io_context& io, Transport& transport,
+                                     MemberTable& table, Params params, LoadSource load)
+    : io_(io),
+      transport_(transport),
+      table_(table),
+      params_(params),
+      load_(std::move(load)),
+      timer_(io),
+      probes_(table.self().node_id, params.probes) {}
+
+void MembershipService::start(const std::vector<Endpoint>& seeds) {
+  for (const auto& seed : seeds) transport_.connect_seed(seed);
+  arm();
+}
+
+void MembershipService::stop() {
+  stopped_ = true;
+  timer_.cancel();
+}
+
+void MembershipService::arm() {
+  timer_.expires_after(params_.heartbeat_interval);
+  timer_.async_wait([this](std::error_code ec) {
+    if (ec || stopped_) return;
+    round();
+    arm();
+  });
+}
+
+void MembershipService::round() {
+  auto now = Clock::now();
+  if (last_round_ && now - *last_round_ > params_.own_pause) {
+    // The silence we would measure now is ours: judge the others from now on instead.
+    spdlog::info("our event loop stalled for {} ms: failure detection restarts from now",
+                 std::chrono::duration_cast<std::chrono::milliseconds>(now - *last_round_).count());
+    table_.resume_after_pause(now);
+  }
+  last_round_ = now;
+  const LoadIndex load = load_();  // reads /proc and sums the meter: once per round
+  table_.set_self_load(load);
+  publish(table_.tick(now));
+  send_probes(now);
+  send_heartbeats();
+}
+
+void MembershipService::send_heartbeats() {
+  Heartbeat hb;
+  hb.from = table_.self().node_id;
+  hb.incarnation = table_.self().incarnation;
+  hb.sequence = ++sequence_;
+  hb.load = table_.find(hb.from)->load;
+  if (counters_) hb.counters = counters_();
+  hb.gossip = table_.gossip(params_.gossip_entries);
+  Frame frame = make_frame(encode(WireMessage(hb)));
+  for (std::uint32_t id : table_.local_group(params_.group_size)) {
+    if (auto address = address_of(id)) {
+      transport_.send(id, *address, frame);
+      if (sent_) sent_(frame.size());
+    }
+  }
+}
+
+void MembershipService::send_probes(Clock::time_point now) {
+  std::vector<IndirectProbes::Suspect> suspects;
+  for (const Member* m : table_.monitored_suspects()) {
+    suspects.push_back({m->info.node_id, m->info.incarnation, m->suspect_since});
+  }
+  const std::uint32_t self = table_.self().node_id;
+  for (const auto& round : probes_.due(suspects, table_.alive_peers(), now)) {
+    spdlog::debug("node {} suspect: asking {} member(s) to probe it (round {})", round.target,
+                  round.helpers.size(), round.probe);
+    for (std::uint32_t helper : round.helpers) {
+      send_to(helper, ProbeRequest{round.probe, self, round.target, round.incarnation});
+    }
+  }
+}
+
+// As the target: answer from this loop, which runs. As a helper: answer from our own recent
+// heartbeats if we can, else ask the target.
+void MembershipService::on_probe_request(const ProbeRequest& req, std::uint32_t from) {
+  const MemberInfo& self = table_.self();
+  if (req.target == self.node_id) {
+    send_to(from, ProbeAck{req.probe, req.origin, self.node_id, self.incarnation, self.node_id,
+                           ProbeEvidence::kAnswered});
+    return;
+  }
+  const Member* target = table_.find(req.target);
+  if (target == nullptr || target->info.state == MemberState::kDead) return;
+  if (table_.heard_within(req.target, req.incarnation, Clock::now(), params_.heard_recently)) {
+    send_to(req.origin, ProbeAck{req.probe, req.origin, req.target, target->info.incarnation,
+                                 self.node_id, ProbeEvidence::kHeartbeat});
+    return;
+  }
+  ProbeRequest onward = req;
+  send_to(req.target, onward);
+}
+
+void MembershipService::on_probe_ack(const ProbeAck& ack, std::uint32_t from) {
+  const std::uint32_t self = table_.self().node_id;
+  if (ack.origin != self) {
+    // We are the helper: pass on the target's own answer, as its witness.
+    if (from != ack.target || ack.witness != ack.target) return;
+    ProbeAck onward = ack;
+    onward.witness = self;
+    send_to(ack.origin, onward);
+    return;
+  }
+  if (!probes_.answers(ack.probe, ack.target, ack.incarnation)) return;
+  if (table_.vouch(ack.target, ack.incarnation, Clock::now())) {
+    spdlog::info("node {} suspect but alive for node {} ({}): not declared dead yet", ack.target,
+                 ack.witness, to_string(ack.evidence));
+  }
+}
+
+void MembershipService::on_stale_traffic(std::uint32_t node_id, std::uint64_t incarnation) {
+  const Member* m = table_.find(node_id);
+  if (m == nullptr || !m->dead_incarnation || *m->dead_incarnation < incarnation) return;
+  send_tombstone(node_id, *m->dead_incarnation);
+}
+
+// A heartbeat to a node declared dead whose gossip says so: it fences when it hears it.
+void MembershipService::send_tombstone(std::uint32_t node_id, std::uint64_t dead_incarnation) {
+  const auto now = Clock::now();
+  auto [it, first] = last_tombstone_.try_emplace(node_id, now);
+  if (!first && now - it->second < params_.heartbeat_interval) return;
+  it->second = now;
+  const Member* m = table_.find(node_id);
+  if (m == nullptr) return;
+  Heartbeat hb;
+  hb.from = table_.self().node_id;
+  hb.incarnation = table_.self().incarnation;
+  hb.sequence = ++sequence_;
+  hb.load = table_.find(hb.from)->load;
+  MemberInfo tombstone = m->info;
+  tombstone.incarnation = dead_incarnation;
+  tombstone.state = MemberState::kDead;
+  hb.gossip = {table_.self(), tombstone};
+  spdlog::info("telling node {} that it was declared dead at incarnation {}", node_id,
+               dead_incarnation);
+  send_to(node_id, hb);
+}
+
+void MembershipService::send_to(std::uint32_t node_id, const WireMessage& msg) {
+  if (auto address = address_of(node_id)) transport_.send(node_id, *address, msg);
+}
+
+void MembershipService::on_peer_hello(const Hello& hello) {
+  MemberInfo info;
+  info.node_id = hello.node_id;
+  info.incarnation = hello.incarnation;
+  info.name = hello.name;
+  info.address = hello.listen_address;
+  info.state = MemberState::kAlive;
+  publish(table_.merge(info, Clock::now()));
+}
+
+void MembershipService::on_heartbeat(const Heartbeat& hb) {
+  auto now = Clock::now();
+  publish(table_.heartbeat(hb.from, hb.incarnation, hb.load, now));
+  for (const auto& info : hb.gossip) publish(table_.merge(info, now));
+}
+
+void MembershipService::publish(const std::vector<MemberTransition>& transitions) {
+  const std::uint32_t self = table_.self().node_id;
+  bool new_self = false;
+  for (const auto& t : transitions) {
+    log(t);
+    if (t.node_id == self) {
+      transport_.set_incarnation(t.incarnation);
+      new_self = true;
+    } else if (t.to == MemberState::kDead) {
+      transport_.forget(t.node_id);
+    } else if (t.from == MemberState::kDead && !t.joined) {
+      // Back at a higher incarnation: if that is the very process we declared dead (it refuted
+      // a suspicion before hearing of its death), it must still fence.
+      const Member* m = table_.find(t.node_id);
+      if (m != nullptr && m->dead_incarnation) send_tombstone(t.node_id, *m->dead_incarnation);
+    }
+    for (const auto& s : subscribers_) s(t);
+  }
+  // Subscribers have fenced if they had to: tell the group our new incarnation at once.
+  if (new_self && !stopped_) send_heartbeats();
+}
+
+void MembershipService::log(const MemberTransition& t) const {
+  const Member* m = table_.find(t.node_id);
+  std::string who = m ? m->info.name + " (" + m->info.address + ")" : std::string("?");
+  if (t.node_id == table_.self().node_id) {
+    if (t.from == MemberState::kDead) {
+      spdlog::warn("we were declared dead by the cluster: fencing, rejoining as incarnation {}",
+                   t.incarnation);
+    } else {
+      spdlog::warn("refuted a rumour that we are {}: now incarnation {}", to_string(t.from),
+                   t.incarnation);
+    }
+  } else if (t.joined) {
+    spdlog::info("node {} {} joined ({})", t.node_id, who, to_string(t.to));
+  } else if (t.from == t.to) {
+    spdlog::info("node {} {} restarted (incarnation {})", t.node_id, who, t.incarnation);
+  } else if (t.to == MemberState::kDead) {
+    spdlog::warn("node {} {} declared dead (incarnation {})", t.node_id, who, t.incarnation);
+  } else if (t.to == MemberState::kSuspect) {
+    spdlog::info("node {} {} suspect", t.node_id, who);
+  } else {
+    spdlog::info("node {} {} alive (incarnation {})", t.node_id, who, t.incarnation);
+  }
+}
+
+std::optional<Endpoint> MembershipService::address_of(std::uint32_t node_id) const {
+  const Member* m = table_.find(node_id);
+  if (!m) return std::nullopt;
+  auto ep = parse_endpoint(m->info.address);
+  if (!ep) return std::nullopt;
+  return *ep;
+}
+
+bool MembershipService::is_alive(std::uint32_t node_id) const {
+  const Member* m = table_.find(node_id);
+  return m && m->info.state != MemberState::kDead;
+}
+
+}  // namespace drift

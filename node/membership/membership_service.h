@@ -1,0 +1,92 @@
+// Runs the membership protocol on the network thread (DESIGN.md §5): joins through seeds, sends a
+// heartbeat with our load index and a gossip slice to the local group every interval, feeds
+// received heartbeats and gossip to the MemberTable, advances failure detection, and reports every
+// state change (alive / suspect / dead) to its subscribers. Traffic per node is O(group size).
+// Before a suspect is declared dead it is probed indirectly through other members (IndirectProbes
+// decides, this service sends and answers); a node whose own loop stalled restarts detection
+// rather than blame the others; a node that is declared dead is told so when it speaks again
+// (a heartbeat whose gossip holds its tombstone), so that it fences.
+#pragma once
+
+#include <asio.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "node/net/endpoint.h"
+#include "node/membership/indirect_probes.h"
+#include "node/membership/member_table.h"
+#include "node/net/transport.h"
+
+namespace drift {
+
+class MembershipService {
+ public:
+  struct Params {
+    std::chrono::milliseconds heartbeat_interval{100};
+    std::size_t group_size = 8;
+    std::size_t gossip_entries = 8;
+    IndirectProbes::Params probes;
+    // A helper answers a probe itself if it heard the suspect this recently.
+    std::chrono::milliseconds heard_recently{200};
+    // A round later than this after the previous one means our own loop stalled.
+    std::chrono::milliseconds own_pause{300};
+  };
+  using LoadSource = std::function<LoadIndex()>;
+  using TransitionHandler = std::function<void(const MemberTransition&)>;
+
+  MembershipService(asio::io_context& io, Transport& transport, MemberTable& table, Params params,
+                    LoadSource load);
+
+  void start(const std::vector<Endpoint>& seeds);
+  void stop();
+  void subscribe(TransitionHandler h) { subscribers_.push_back(std::move(h)); }
+  // What the heartbeats report of this node's migration work (driftctl status).
+  void report_counters(std::function<NodeCounters()> source) { counters_ = std::move(source); }
+  // Told the bytes of every heartbeat frame sent (for the per-node traffic figures).
+  void count_sent(std::function<void(std::size_t)> sink) { sent_ = std::move(sink); }
+
+  // A node completed a handshake with us: it exists, at that incarnation and address.
+  void on_peer_hello(const Hello& hello);
+  void on_heartbeat(const Heartbeat& hb);
+  void on_probe_request(const ProbeRequest& req, std::uint32_t from);
+  void on_probe_ack(const ProbeAck& ack, std::uint32_t from);
+  // Traffic from (node_id, incarnation) was dropped as stale: tell it that it was declared dead
+  // (at most once per heartbeat interval per node).
+  void on_stale_traffic(std::uint32_t node_id, std::uint64_t incarnation);
+
+  std::optional<Endpoint> address_of(std::uint32_t node_id) const;
+  bool is_alive(std::uint32_t node_id) const;
+  std::vector<Member> members() const { return table_.members(); }
+  const MemberTable& table() const { return table_; }
+
+ private:
+  void arm();
+  void round();
+  void send_heartbeats();
+  void send_probes(std::chrono::steady_clock::time_point now);
+  void send_to(std::uint32_t node_id, const WireMessage& msg);
+  void send_tombstone(std::uint32_t node_id, std::uint64_t dead_incarnation);
+  void publish(const std::vector<MemberTransition>& transitions);
+  void log(const MemberTransition& t) const;
+
+  asio::io_context& io_;
+  Transport& transport_;
+  MemberTable& table_;
+  Params params_;
+  LoadSource load_;
+  asio::steady_timer timer_;
+  IndirectProbes probes_;
+  std::optional<std::chrono::steady_clock::time_point> last_round_;
+  std::map<std::uint32_t, std::chrono::steady_clock::time_point> last_tombstone_;
+  std::uint64_t sequence_ = 0;
+  bool stopped_ = false;
+  std::vector<TransitionHandler> subscribers_;
+  std::function<NodeCounters()> counters_;
+  std::function<void(std::size_t)> sent_;
+};
+
+}  // namespace drift

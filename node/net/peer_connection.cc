@@ -1,0 +1,287 @@
+#include "node/net/peer_connection.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstring>
+
+#include "protocol/codec.h"
+#include "protocol/handshake.h"
+
+namespace drift {
+
+PeerConnection::PeerConnection(asio::ip::tcp::socket socket, Side side,
+                               const HandshakeParams& params, ConnectionListener& listener)
+    : socket_(std::move(socket)),
+      handshake_deadline_(socket_.get_executor()),
+      side_(side),
+      params_(params),
+      listener_(listener),
+      read_buf_(kHandshakeReadBytes) {
+  std::error_code ec;
+  auto ep = socket_.remote_endpoint(ec);
+  remote_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  socket_.non_blocking(true, ec);  // write_next() writes at once; it must never wait
+}
+
+std::string PeerConnection::describe() const {
+  if (state_ == State::kOpen || state_ == State::kClosed) {
+    if (peer_hello_.role == PeerRole::kNode && peer_hello_.node_id != 0) {
+      return "node " + std::to_string(peer_hello_.node_id) + " (" + remote_ + ")";
+    }
+    if (peer_hello_.role == PeerRole::kClient) return "client " + remote_;
+  }
+  return "peer " + remote_;
+}
+
+void PeerConnection::start(Hello ours) {
+  ours.nonce = random_nonce();
+  our_hello_ = std::move(ours);
+  auto self = shared_from_this();
+  handshake_deadline_.expires_after(params_.handshake_timeout);
+  handshake_deadline_.async_wait([self](std::error_code ec) {
+    if (!ec && !self->authenticated()) self->close("handshake not completed in time");
+  });
+  if (side_ == Side::kConnector) send_now(our_hello_);
+  read_more();
+}
+
+void PeerConnection::send(Frame frame, bool bulk) {
+  if (state_ == State::kClosed) return;
+  if (state_ != State::kOpen) {
+    held_until_auth_.emplace_back(std::move(frame), bulk);
+    return;
+  }
+  (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
+  write_next();
+}
+
+void PeerConnection::send(const WireMessage& msg) { send(make_frame(encode(msg))); }
+
+void PeerConnection::send_now(const WireMessage& msg) {
+  write_queue_.push_back(make_frame(encode(msg)));
+  write_next();
+}
+
+namespace {
+
+// The buffers of `frame` from byte `offset` on.
+std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset) {
+  asio::const_buffer head = frame.head ? asio::buffer(*frame.head) : asio::const_buffer();
+  asio::const_buffer tail = asio::buffer(frame.tail.data(), frame.tail.size());
+  if (offset < head.size()) return {head + offset, tail};
+  return {tail + (offset - head.size()), asio::const_buffer()};
+}
+
+}  // namespace
+
+// Writes queued frames at once while the socket takes them; the first one it does not take
+// whole is finished by async_write, and the queue waits for it.
+void PeerConnection::write_next() {
+  while (!writing_ && state_ != State::kClosed) {
+    auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+    if (queue.empty()) return;
+    in_flight_ = std::move(queue.front());
+    queue.pop_front();
+    std::error_code ec;
+    const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      in_flight_ = Frame{};
+      return close("write failed: " + ec.message());
+    }
+    if (!ec && written == in_flight_.size()) {
+      in_flight_ = Frame{};
+      continue;
+    }
+    writing_ = true;
+    auto self = shared_from_this();
+    asio::async_write(socket_, buffers_of(in_flight_, ec ? 0 : written),
+                      [self](std::error_code e, std::size_t) {
+                        self->writing_ = false;
+                        self->in_flight_ = Frame{};
+                        if (self->closed()) return;
+                        if (e) return self->close("write failed: " + e.message());
+                        self->write_next();
+                      });
+  }
+}
+
+void PeerConnection::close(const std::string& reason) {
+  if (state_ == State::kClosed) return;
+  state_ = State::kClosed;
+  std::error_code ignored;
+  handshake_deadline_.cancel();
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  write_queue_.clear();  // in_flight_ stays until its aborted write completes
+  bulk_queue_.clear();
+  held_until_auth_.clear();
+  listener_.on_closed(shared_from_this(), reason);
+}
+
+void PeerConnection::read_more() {
+  if (authenticated() && read_buf_.size() < kReadBufferBytes) read_buf_.resize(kReadBufferBytes);
+  if (read_begin_ == read_end_) {
+    read_begin_ = read_end_ = 0;
+  } else if (read_begin_ > 0) {  // keep the start of the next frame at the front
+    std::memmove(read_buf_.data(), read_buf_.data() + read_begin_, read_end_ - read_begin_);
+    read_end_ -= read_begin_;
+    read_begin_ = 0;
+  }
+  auto self = shared_from_this();
+  socket_.async_read_some(
+      asio::buffer(read_buf_.data() + read_end_, read_buf_.size() - read_end_),
+      [self](std::error_code ec, std::size_t n) {
+        if (ec) {
+          bool in_frame = self->read_end_ > self->read_begin_;
+          if (ec == asio::error::eof && !in_frame) return self->close("connection closed by peer");
+          return self->close(in_frame ? "connection lost in a frame: " + ec.message()
+                                      : ec.message());
+        }
+        self->read_end_ += n;
+        self->parse_frames();
+      });
+}
+
+// Dispatches every complete frame in the read buffer, then reads more (into the buffer, or a
+// large body straight into its own buffer).
+void PeerConnection::parse_frames() {
+  while (!closed()) {
+    const std::size_t available = read_end_ - read_begin_;
+    if (available < kFrameHeaderSize) return read_more();
+    const std::uint32_t limit = authenticated() ? params_.max_frame_bytes : kHandshakeMaxBody;
+    auto header = decode_header(
+        std::span<const std::uint8_t, kFrameHeaderSize>(read_buf_.data() + read_begin_,
+                                                        kFrameHeaderSize),
+        limit);
+    if (!header) return close("refused frame: " + header.error());
+    const std::size_t frame = kFrameHeaderSize + header->length;
+    if (available >= frame) {
+      std::span<const std::uint8_t> body(read_buf_.data() + read_begin_ + kFrameHeaderSize,
+                                         header->length);
+      read_begin_ += frame;
+      dispatch(*header, body);  // read_buf_ is not touched until read_more()
+      continue;
+    }
+    const bool task_message = header->type == static_cast<std::uint16_t>(MsgType::kTaskMessage);
+    if (frame <= read_buf_.size() ||
+        (task_message && available < kFrameHeaderSize + kTaskMessageHead)) {
+      return read_more();  // the rest comes into the buffer
+    }
+    return read_large_body(*header);
+  }
+}
+
+void PeerConnection::dispatch(const FrameHeader& header, std::span<const std::uint8_t> body) {
+  if (authenticated() && header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+    auto chunk = decode_chunk_view(body);
+    if (!chunk) return close("refused MigrationChunk frame: " + chunk.error());
+    return listener_.on_chunk(shared_from_this(), *chunk);
+  }
+  auto msg = decode_body(header.type, body);
+  if (!msg) {
+    return close("refused " + std::string(to_string(static_cast<MsgType>(header.type))) +
+                 " frame: " + msg.error());
+  }
+  handle(std::move(*msg));
+}
+
+// A body larger than the read buffer (only after the handshake: the limit before it is small).
+// What the buffer holds of it is copied over; the rest is read in place.
+void PeerConnection::read_large_body(const FrameHeader& header) {
+  read_begin_ += kFrameHeaderSize;
+  std::span<const std::uint8_t> have(read_buf_.data() + read_begin_, read_end_ - read_begin_);
+  read_begin_ = read_end_ = 0;
+  std::span<std::uint8_t> into;
+  if (header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+    chunk_body_ = BufferPool::shared().take(header.length);
+    into = chunk_body_->bytes();
+  } else if (header.type == static_cast<std::uint16_t>(MsgType::kTaskMessage)) {
+    auto head = decode_task_message_head(have.first(kTaskMessageHead), header.length);
+    if (!head) return close("refused TaskMessage frame: " + head.error());
+    large_message_ = std::move(*head);
+    have = have.subspan(kTaskMessageHead);
+    large_message_.payload.resize(header.length - kTaskMessageHead);
+    into = large_message_.payload;
+  } else {
+    body_buf_.resize(header.length);
+    into = body_buf_;
+  }
+  std::memcpy(into.data(), have.data(), have.size());
+  auto self = shared_from_this();
+  asio::async_read(socket_, asio::buffer(into.data() + have.size(), into.size() - have.size()),
+                   [self, header](std::error_code ec, std::size_t) {
+                     if (ec) return self->close("connection lost in a frame body: " + ec.message());
+                     self->on_large_body(header);
+                     self->parse_frames();
+                   });
+}
+
+void PeerConnection::on_large_body(const FrameHeader& header) {
+  if (header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
+    BufferPool::Ptr body = std::move(chunk_body_);
+    auto chunk = decode_chunk_view(body->bytes());
+    if (!chunk) return close("refused MigrationChunk frame: " + chunk.error());
+    chunk->owner = std::move(body);
+    return listener_.on_chunk(shared_from_this(), *chunk);
+  }
+  if (header.type == static_cast<std::uint16_t>(MsgType::kTaskMessage)) {
+    return handle(WireMessage(std::move(large_message_)));
+  }
+  dispatch(header, body_buf_);
+}
+
+void PeerConnection::handle(WireMessage&& msg) {
+  if (state_ != State::kOpen) {
+    handle_handshake(std::move(msg));
+    return;
+  }
+  if (std::holds_alternative<Hello>(msg) || std::holds_alternative<HelloAuth>(msg)) {
+    close("handshake message after the handshake");
+    return;
+  }
+  listener_.on_message(shared_from_this(), std::move(msg));
+}
+
+void PeerConnection::handle_handshake(WireMessage&& msg) {
+  if (state_ == State::kAwaitHello) {
+    if (auto* hello = std::get_if<Hello>(&msg)) return on_peer_hello(*hello);
+    return close(std::string("expected Hello, got ") + to_string(type_of(msg)));
+  }
+  if (auto* auth = std::get_if<HelloAuth>(&msg)) return on_peer_auth(*auth);
+  close(std::string("expected HelloAuth, got ") + to_string(type_of(msg)));
+}
+
+// Connector: Hello_c ->, <- Hello_a + Auth_a, Auth_c ->.  Acceptor: the mirror image.
+void PeerConnection::on_peer_hello(const Hello& hello) {
+  if (auto st = check_hello(hello, params_.cluster); !st) return close("refused hello: " + st.message());
+  if (side_ == Side::kConnector && hello.role != PeerRole::kNode) {
+    return close("refused hello: a client cannot accept connections");
+  }
+  peer_hello_ = hello;
+  state_ = State::kAwaitAuth;
+  if (side_ == Side::kAcceptor) {
+    send_now(our_hello_);
+    send_now(HelloAuth{handshake_mac(params_.secret, our_hello_, peer_hello_)});
+  }
+}
+
+void PeerConnection::on_peer_auth(const HelloAuth& auth) {
+  if (auto st = verify_auth(params_.secret, peer_hello_, our_hello_, auth); !st) {
+    return close("refused authentication: " + st.message());
+  }
+  if (side_ == Side::kConnector) {
+    send_now(HelloAuth{handshake_mac(params_.secret, our_hello_, peer_hello_)});
+  }
+  state_ = State::kOpen;
+  handshake_deadline_.cancel();
+  while (!held_until_auth_.empty()) {
+    auto& [frame, bulk] = held_until_auth_.front();
+    (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
+    held_until_auth_.pop_front();
+  }
+  write_next();
+  listener_.on_authenticated(shared_from_this());
+}
+
+}  // namespace drift

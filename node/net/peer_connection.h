@@ -1,0 +1,121 @@
+// One authenticated TCP connection to a peer daemon or a driftctl client (DESIGN.md §4).
+// It owns its read loop (read what is there -> dispatch every complete frame -> read again) and a
+// write queue with at most one async_write in flight, as in Asio's chat example. Small frames are
+// parsed out of one read buffer, so a small message costs one read; a body too large for it is
+// read straight into its final buffer (a state chunk into a pooled buffer that the chunk then
+// owns, a TaskMessage payload into the message). A frame is written at once when nothing is
+// queued before it; only what the socket does not take goes through async_write. Until the
+// handshake completes only Hello and HelloAuth are accepted, with a small frame limit; anything
+// else closes the connection. A decode error closes this connection only, with the reason
+// logged. All methods run on the network thread.
+#pragma once
+
+#include <asio.hpp>
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "migration/buffer_pool.h"
+#include "node/net/out_frame.h"
+#include "protocol/codec.h"
+#include "protocol/frame.h"
+#include "protocol/messages.h"
+
+namespace drift {
+
+class PeerConnection;
+using ConnectionPtr = std::shared_ptr<PeerConnection>;
+
+
+class ConnectionListener {
+ public:
+  virtual ~ConnectionListener() = default;
+  virtual void on_authenticated(const ConnectionPtr& conn) = 0;
+  virtual void on_message(const ConnectionPtr& conn, WireMessage&& msg) = 0;
+  // A state chunk, read in place: `chunk.bytes` stays valid while `chunk.owner` is held (during
+  // the call only, if that is null).
+  virtual void on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) = 0;
+  virtual void on_closed(const ConnectionPtr& conn, const std::string& reason) = 0;
+};
+
+struct HandshakeParams {
+  std::string cluster;
+  std::vector<std::uint8_t> secret;
+  std::uint32_t max_frame_bytes = 8u << 20;
+  std::chrono::milliseconds handshake_timeout{5000};
+};
+
+class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
+ public:
+  enum class Side { kConnector, kAcceptor };
+
+  PeerConnection(asio::ip::tcp::socket socket, Side side, const HandshakeParams& params,
+                 ConnectionListener& listener);
+
+  // Starts the handshake with our Hello (its nonce is filled in here).
+  void start(Hello ours);
+  // Queues an encoded frame; frames queued before authentication are sent after it. Bulk frames
+  // (state chunks) go out only when no ordinary frame is waiting, so a large transfer never
+  // holds back heartbeats or small messages by more than one frame.
+  void send(Frame frame, bool bulk = false);
+  void send(const WireMessage& msg);
+  // Closes the socket; on_closed is called once, with `reason`.
+  void close(const std::string& reason);
+
+  bool authenticated() const { return state_ == State::kOpen; }
+  bool closed() const { return state_ == State::kClosed; }
+  const Hello& peer() const { return peer_hello_; }
+  const std::string& remote() const { return remote_; }
+  Side side() const { return side_; }
+  // A short description for logs: "node 3 (127.0.0.1:7402)" or "client 127.0.0.1:51234".
+  std::string describe() const;
+
+ private:
+  enum class State { kAwaitHello, kAwaitAuth, kOpen, kClosed };
+
+  void read_more();
+  void parse_frames();
+  void dispatch(const FrameHeader& header, std::span<const std::uint8_t> body);
+  void read_large_body(const FrameHeader& header);
+  void on_large_body(const FrameHeader& header);
+  void handle(WireMessage&& msg);
+  void handle_handshake(WireMessage&& msg);
+  void on_peer_hello(const Hello& hello);
+  void on_peer_auth(const HelloAuth& auth);
+  void write_next();
+  void send_now(const WireMessage& msg);
+
+  asio::ip::tcp::socket socket_;
+  asio::steady_timer handshake_deadline_;
+  Side side_;
+  const HandshakeParams& params_;
+  ConnectionListener& listener_;
+  State state_ = State::kAwaitHello;
+  Hello our_hello_;
+  Hello peer_hello_;
+  std::string remote_;
+  // The read buffer holds any frame allowed before the handshake, and grows once it is done.
+  static constexpr std::size_t kHandshakeReadBytes = 8u << 10;
+  static constexpr std::size_t kReadBufferBytes = 64u << 10;
+  static_assert(kFrameHeaderSize + kHandshakeMaxBody <= kHandshakeReadBytes);
+  std::vector<std::uint8_t> read_buf_;  // bytes [read_begin_, read_end_) are not parsed yet
+  std::size_t read_begin_ = 0;
+  std::size_t read_end_ = 0;
+  // A body too large for read_buf_, being read: a chunk's, a TaskMessage's payload, or another.
+  BufferPool::Ptr chunk_body_;
+  TaskMessage large_message_;
+  std::vector<std::uint8_t> body_buf_;
+  std::deque<Frame> write_queue_;  // ordinary frames, in order
+  std::deque<Frame> bulk_queue_;   // state chunks, in order, behind ordinary frames
+  std::deque<std::pair<Frame, bool>> held_until_auth_;
+  Frame in_flight_;                // the frame async_write is writing
+  bool has_in_flight_ = false;
+  bool writing_ = false;
+};
+
+}  // namespace drift

@@ -1,0 +1,245 @@
+// Checkpoint copies on disk (checkpoint_disk.h).
+#include "node/recovery/checkpoint_disk.h"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <asio/post.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <future>
+#include <optional>
+
+namespace drift {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kPartial = ".partial";
+
+std::string job_dir_name(std::uint64_t job) {
+  char name[17];
+  std::snprintf(name, sizeof name, "%016" PRIx64, job);
+  return name;
+}
+
+// A whole name of decimal digits (base 10) or 16 hex digits (base 16) as a number.
+std::optional<std::uint64_t> number_of(const std::string& name, int base) {
+  if (name.empty() || name.size() > (base == 16 ? 16u : 19u)) return std::nullopt;
+  if (base == 16 && name.size() != 16) return std::nullopt;
+  for (char ch : name) {
+    const bool digit = ch >= '0' && ch <= '9';
+    const bool hex = (ch >= 'a' && ch <= 'f');
+    if (!digit && !(base == 16 && hex)) return std::nullopt;
+  }
+  return std::stoull(name, nullptr, base);
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Writes `bytes` to `path` and syncs it.
+Status write_synced(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::error("cannot create " + path.string() + ": " + errno_text());
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Status st = Status::error("cannot write " + path.string() + ": " + errno_text());
+      ::close(fd);
+      return st;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    Status st = Status::error("cannot sync " + path.string() + ": " + errno_text());
+    ::close(fd);
+    return st;
+  }
+  if (::close(fd) != 0) return Status::error("cannot close " + path.string() + ": " + errno_text());
+  return Status::ok();
+}
+
+Result<std::vector<std::uint8_t>> read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("cannot open " + path.string());
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+  if (in.bad()) return Status::error("cannot read " + path.string());
+  return bytes;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CheckpointDisk>> CheckpointDisk::open(fs::path dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status::error("cannot create " + dir.string() + ": " + ec.message());
+  return std::unique_ptr<CheckpointDisk>(new CheckpointDisk(std::move(dir)));
+}
+
+CheckpointDisk::CheckpointDisk(fs::path dir) : dir_(std::move(dir)) {}
+
+CheckpointDisk::~CheckpointDisk() { pool_.join(); }
+
+fs::path CheckpointDisk::relative_path(TaskId task, std::uint64_t step) {
+  return fs::path(job_dir_name(task.job)) / std::to_string(step) / std::to_string(task.index);
+}
+
+CheckpointDisk::Loaded CheckpointDisk::load(const fs::path& dir) {
+  Loaded out;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return out;
+  auto entries = [&](const fs::path& p) {
+    std::vector<fs::directory_entry> list;
+    for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+      list.push_back(*it);
+    }
+    if (ec) out.problems.push_back("cannot list " + p.string() + ": " + ec.message());
+    ec.clear();
+    return list;
+  };
+  for (const auto& job_entry : entries(dir)) {
+    const auto job = number_of(job_entry.path().filename().string(), 16);
+    if (!job || !job_entry.is_directory()) {
+      out.problems.push_back("not a job's checkpoints: " + job_entry.path().string());
+      continue;
+    }
+    for (const auto& step_entry : entries(job_entry.path())) {
+      const auto step = number_of(step_entry.path().filename().string(), 10);
+      if (!step || !step_entry.is_directory()) {
+        out.problems.push_back("not a step's checkpoints: " + step_entry.path().string());
+        continue;
+      }
+      for (const auto& file : entries(step_entry.path())) {
+        const std::string name = file.path().filename().string();
+        if (file.path().extension() == kPartial) {
+          fs::remove(file.path(), ec);
+          if (!ec) ++out.partial_removed;
+          ec.clear();
+          continue;
+        }
+        const auto index = number_of(name, 10);
+        if (!index || *index > UINT32_MAX || !file.is_regular_file()) {
+          out.problems.push_back("not a checkpoint copy: " + file.path().string());
+          continue;
+        }
+        auto bytes = read_all(file.path());
+        if (!bytes) {
+          out.problems.push_back(bytes.error());
+          continue;
+        }
+        out.bytes += bytes->size();
+        out.copies.push_back(
+            Copy{TaskId{*job, static_cast<std::uint32_t>(*index)}, *step,
+                 std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value())});
+      }
+    }
+  }
+  return out;
+}
+
+void CheckpointDisk::post(std::function<void()> work) { asio::post(pool_, std::move(work)); }
+
+void CheckpointDisk::failed(const std::string& what) {
+  ++failures_;
+  spdlog::warn("checkpoint.disk: {}", what);
+}
+
+void CheckpointDisk::write(TaskId task, std::uint64_t step, State state) {
+  if (!state) return;
+  post([this, task, step, state = std::move(state)] {
+    {
+      std::lock_guard lock(mutex_);
+      auto it = committed_.find(task.job);
+      if (it != committed_.end() && step < it->second) return;  // the commit deletes it
+    }
+    const fs::path path = dir_ / relative_path(task, step);
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) return failed("cannot create " + path.parent_path().string() + ": " + ec.message());
+    fs::path partial = path;
+    partial += kPartial;
+    if (Status st = write_synced(partial, *state); !st) {
+      fs::remove(partial, ec);
+      return failed(st.message());
+    }
+    fs::rename(partial, path, ec);
+    if (ec) failed("cannot rename " + partial.string() + ": " + ec.message());
+  });
+}
+
+void CheckpointDisk::remove_steps(std::uint64_t job,
+                                  const std::function<bool(std::uint64_t)>& doomed) {
+  const fs::path job_dir = dir_ / job_dir_name(job);
+  std::error_code ec;
+  if (!fs::exists(job_dir, ec)) return;
+  std::vector<fs::path> gone;
+  for (fs::directory_iterator it(job_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto step = number_of(it->path().filename().string(), 10);
+    if (step && doomed(*step)) gone.push_back(it->path());
+  }
+  for (const fs::path& p : gone) {
+    fs::remove_all(p, ec);
+    if (ec) failed("cannot delete " + p.string() + ": " + ec.message());
+  }
+}
+
+void CheckpointDisk::commit(std::uint64_t job, std::uint64_t step) {
+  {
+    std::lock_guard lock(mutex_);
+    auto& floor = committed_[job];
+    floor = std::max(floor, step);
+  }
+  post([this, job, step] { remove_steps(job, [step](std::uint64_t s) { return s < step; }); });
+}
+
+void CheckpointDisk::discard_after(std::uint64_t job, std::uint64_t step) {
+  post([this, job, step] { remove_steps(job, [step](std::uint64_t s) { return s > step; }); });
+}
+
+void CheckpointDisk::drop_job(std::uint64_t job) {
+  {
+    std::lock_guard lock(mutex_);
+    committed_.erase(job);
+  }
+  post([this, job] {
+    std::error_code ec;
+    fs::remove_all(dir_ / job_dir_name(job), ec);
+    if (ec) failed("cannot delete " + (dir_ / job_dir_name(job)).string() + ": " + ec.message());
+  });
+}
+
+void CheckpointDisk::clear() {
+  {
+    std::lock_guard lock(mutex_);
+    committed_.clear();
+  }
+  post([this] {
+    std::error_code ec;
+    std::vector<fs::path> jobs;
+    for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+      if (number_of(it->path().filename().string(), 16)) jobs.push_back(it->path());
+    }
+    for (const fs::path& p : jobs) {
+      fs::remove_all(p, ec);
+      if (ec) failed("cannot delete " + p.string() + ": " + ec.message());
+    }
+  });
+}
+
+void CheckpointDisk::flush() {
+  std::promise<void> done;
+  auto future = done.get_future();
+  post([&done] { done.set_value(); });
+  future.wait();
+}
+
+}  // namespace drift

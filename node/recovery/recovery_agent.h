@@ -1,0 +1,85 @@
+// A node's side of checkpoints and rollback recovery (DESIGN.md §9). It keeps the checkpoint
+// copies of the tasks saved here (primary) and of a neighbour's (buddy), sends each saved state to
+// the buddy — the live member half way round the ring of ids — which acknowledges to the root,
+// drops copies the root no longer needs, and carries out the root's rollback: the job's tasks
+// here are replaced by ones restored from the copies kept here (not started until the root says
+// every node is ready), and the job's routing state is reset to the new placement. Network
+// thread only. With checkpoint.disk every copy kept here is also written to the data dir
+// (CheckpointDisk); after a restart the copies found there are offered to the jobs' roots.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "migration/location_cache.h"
+#include "node/tasks/application.h"
+#include "node/recovery/checkpoint_disk.h"
+#include "node/recovery/checkpoint_pieces.h"
+#include "node/recovery/checkpoint_store.h"
+#include "node/net/messenger.h"
+#include "node/tasks/task_context.h"
+#include "node/tasks/task_host.h"
+#include "protocol/messages.h"
+
+namespace drift {
+
+class RecoveryAgent {
+ public:
+  using Clock = std::chrono::steady_clock;
+  struct Hooks {
+    std::function<std::uint32_t()> buddy;                 // 0: no other live node
+    std::function<void(std::uint64_t job)> reset_job;     // forget routing, moves, meter entries
+    std::function<bool(std::uint32_t node)> alive;        // messages to it are sent, not dropped
+    std::uint32_t chunk_bytes = 1u << 20;                 // largest piece of a copy in one frame
+  };
+
+  RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations,
+                const AppRegistry& apps, Hooks hooks);
+
+  // A task here saved its state at a checkpoint (HandlerEffects::checkpoint).
+  void on_saved(TaskId task, std::uint32_t generation, const CheckpointState& saved);
+  void on_copy(CheckpointCopy copy, std::uint32_t from);
+  void on_commit(const CheckpointCommit& commit);
+  void on_rollback(const JobRollback& rollback);
+  void on_resume(const JobResume& resume);
+  // A member came alive here (it joined, or restarted): rollbacks waiting to see it say ready.
+  void on_member_alive();
+  void drop_job(std::uint64_t job);
+  void clear();  // fencing: nothing of ours is trusted any more
+
+  // checkpoint.disk: from now on every copy kept here is also written by `disk`. The copies a
+  // previous run left there are taken back into memory, to be offered to their jobs' roots
+  // (offers()); those that no root claims — with a CheckpointCommit or a JobRollback of the job —
+  // by `claim_by` are deleted (sweep). Returns what was found, for the log.
+  CheckpointDisk::Loaded use_disk(std::unique_ptr<CheckpointDisk> disk, Clock::time_point claim_by);
+  // One offer per job and step of the copies found on disk that no root has claimed yet.
+  std::vector<CheckpointOffer> offers() const;
+  void sweep(Clock::time_point now);
+
+  const CheckpointStore& store() const { return store_; }
+
+ private:
+  Status restore(const JobRollback& rollback);
+  void keep(TaskId task, std::uint64_t step, CheckpointStore::State state);
+  void discard_after(std::uint64_t job, std::uint64_t step);
+  // The job's nodes this node does not see alive yet (it would drop messages to them).
+  std::vector<std::uint32_t> unseen(const std::vector<std::uint32_t>& placement) const;
+
+  Messenger& messenger_;
+  TaskHost& host_;
+  LocationCache& locations_;
+  const AppRegistry& apps_;
+  Hooks hooks_;
+  CheckpointStore store_;
+  CheckpointAssembler pieces_;
+  std::unique_ptr<CheckpointDisk> disk_;          // null: copies in memory only
+  std::map<std::uint64_t, Clock::time_point> unclaimed_;  // job -> delete its copies then
+  // Rolled back here, but some of the job's nodes are not alive here yet (a node that restarted
+  // a moment ago): ready once they are, so that no task's first messages are dropped.
+  std::map<std::uint64_t, JobRollback> unready_;
+};
+
+}  // namespace drift

@@ -1,0 +1,63 @@
+// An SPMD application as the runtime sees it: validates a job spec, makes its tasks, says how
+// step reductions combine, turns the tasks' final results into a checksum, and computes the same
+// job serially as the reference. Implementations live in apps/ and are registered by name.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "node/tasks/task.h"
+#include "protocol/status.h"
+#include "protocol/wire_types.h"
+
+namespace drift {
+
+enum class ReduceOp : std::uint8_t { kSum, kMax, kMin };
+
+struct JobOutcome {
+  std::string checksum;                        // exact, hex; equal across placements
+  std::map<std::string, std::string> details;  // human-readable extras (e.g. final residual)
+};
+
+class Application {
+ public:
+  virtual ~Application() = default;
+
+  virtual std::string name() const = 0;
+  // One line per option for driftctl's help, e.g. "--size WxH  grid size (default 256x256)".
+  virtual std::vector<std::string> option_help() const = 0;
+  // Fills defaults into spec.params and checks every value; the error names the key and value.
+  virtual Status validate(JobSpec& spec) const = 0;
+  virtual std::unique_ptr<Task> create_task(const JobSpec& spec, std::uint32_t index) const = 0;
+  // One op per reduced value, in order. Root combines contributions in task-index order, so the
+  // combined values are the same for any placement.
+  virtual std::vector<ReduceOp> reduction_ops() const = 0;
+  // How many of the spec's tasks start with no work: the last indices, spare until a split
+  // gives one half of a task's work (Task::regrain). Every task still contributes to every
+  // reduction (a spare one the ops' identity) and finishes.
+  virtual std::uint32_t spare_tasks(const JobSpec& /*spec*/) const { return 0; }
+  // results[i] is what task i passed to ctx.finish().
+  virtual Result<JobOutcome> combine(const JobSpec& spec,
+                                     const std::vector<std::vector<std::uint8_t>>& results) const = 0;
+  // The serial reference: the same job on one core, no runtime.
+  virtual Result<JobOutcome> run_serial(const JobSpec& spec) const = 0;
+};
+
+// Applications known to this build, by name.
+class AppRegistry {
+ public:
+  void add(std::unique_ptr<Application> app);
+  const Application* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::map<std::string, std::unique_ptr<Application>> apps_;
+};
+
+// The registry with every application in apps/ (defined in apps/builtin_apps.cc).
+const AppRegistry& builtin_apps();
+
+}  // namespace drift
