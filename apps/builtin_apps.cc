@@ -4,7 +4,7 @@
 #include "apps/heat2d/heat2d_app.h"
 #include "apps/particles/particles_app.h"
 #include "apps/pingpong/pingpong_app.h"
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 
 namespace drift {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 
 namespace drift::ctl {
 

@@ -14,7 +14,7 @@
 #include "ctl/tcp_stream.h"
 #include "node/net/endpoint.h"
 #include "protocol/messages.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

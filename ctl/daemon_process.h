@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

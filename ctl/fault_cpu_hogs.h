@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ctl/fault_scenario.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

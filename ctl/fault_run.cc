@@ -12,7 +12,7 @@
 #include <random>
 #include <thread>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/fault_cpu_hogs.h"
 #include "ctl/fault_injector.h"
 #include "ctl/fault_jobs.h"

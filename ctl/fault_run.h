@@ -11,7 +11,7 @@
 #include <string>
 
 #include "ctl/fault_record.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

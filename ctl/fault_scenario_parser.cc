@@ -7,7 +7,7 @@
 #include <functional>
 #include <sstream>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/app_options.h"
 #include "ctl/fault_line_parser.h"
 #include "ctl/node_setting.h"

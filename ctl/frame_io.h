@@ -6,7 +6,7 @@
 
 #include "ctl/tcp_stream.h"
 #include "protocol/messages.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

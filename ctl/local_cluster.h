@@ -15,7 +15,7 @@
 
 #include "ctl/client_connection.h"
 #include "node/net/endpoint.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

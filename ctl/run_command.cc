@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/app_options.h"
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

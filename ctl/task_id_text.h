@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 #include "protocol/wire_types.h"
 
 namespace drift::ctl {

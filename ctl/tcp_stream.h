@@ -13,7 +13,7 @@
 #include <system_error>
 
 #include "node/net/endpoint.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::ctl {
 

@@ -15,8 +15,8 @@
 #include <string>
 
 #include "migration/state_transfer.h"
-#include "protocol/bounded_input_archive.h"
-#include "protocol/status.h"
+#include <drift/bounded_input_archive.h>
+#include <drift/status.h>
 
 namespace drift {
 

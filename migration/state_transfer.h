@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

@@ -1,3 +1,4 @@
+#include "node/tasks/app_registry.h"
 #include "node/daemon.h"
 
 #include <spdlog/spdlog.h>
@@ -10,7 +11,7 @@
 #include "node/machine/emulated_compute.h"
 #include "node/machine/external_load.h"
 #include "node/machine/machine_stats.h"
-#include "protocol/archives.h"
+#include <drift/archives.h>
 #include "protocol/codec.h"
 
 namespace drift {

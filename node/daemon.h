@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "node/tasks/app_registry.h"
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
 #include "node/balance/balancer_service.h"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <iostream>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "node/config/config.h"
 #include "node/daemon.h"
 #include "node/log.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

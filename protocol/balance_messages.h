@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "protocol/msg_type.h"
-#include "protocol/wire_field.h"
+#include <drift/wire_field.h>
 #include "protocol/wire_types.h"
 
 namespace drift {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <variant>
 
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "protocol/frame.h"
 #include "protocol/messages.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "protocol/archives.h"
+#include <drift/archives.h>
 #include "protocol/frame.h"
 
 namespace drift {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "protocol/messages.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

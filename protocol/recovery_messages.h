@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "protocol/msg_type.h"
-#include "protocol/wire_field.h"
+#include <drift/wire_field.h>
 #include "protocol/wire_types.h"
 
 namespace drift {

@@ -31,16 +31,6 @@ const char* to_string(OwnerState s) {
   return "unknown owner state";
 }
 
-const char* to_string(GrainKind k) {
-  switch (k) {
-    case GrainKind::kSplit:
-      return "split";
-    case GrainKind::kMerge:
-      return "merge";
-  }
-  return "unknown grain change";
-}
-
 const char* to_string(ProbeEvidence e) {
   switch (e) {
     case ProbeEvidence::kAnswered:

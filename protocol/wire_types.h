@@ -1,6 +1,6 @@
-// Value types shared by the wire messages and the runtime: task ids, job specs, load indices,
-// member records. Fixed-width fields only (DESIGN.md §4); enums are validated on load by
-// wire_enum() (see wire_field.h), never trusted.
+// Value types of the wire messages: load indices, member records, counters (task ids, job specs
+// and grain changes are the SDK's, drift/types.h). Fixed-width fields only (DESIGN.md §4); enums
+// are validated on load by wire_enum() (drift/wire_field.h), never trusted.
 #pragma once
 
 #include <cstdint>
@@ -8,38 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "protocol/wire_field.h"
+#include <drift/types.h>
+#include <drift/wire_field.h>
 
 namespace drift {
-
-struct TaskId {
-  std::uint64_t job = 0;
-  std::uint32_t index = 0;
-
-  friend bool operator==(const TaskId&, const TaskId&) = default;
-  friend auto operator<=>(const TaskId&, const TaskId&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(job, index);
-  }
-};
-
-// What the user asked to run. `params` are the application's own options, as strings, validated
-// by the application (apps/application.h) with errors naming the key and value.
-struct JobSpec {
-  std::string app;
-  std::uint32_t tasks = 0;
-  std::uint64_t steps = 0;
-  std::map<std::string, std::string> params;
-  // Options for drift itself, not the application (e.g. "chaos_migrations").
-  std::map<std::string, std::string> runtime;
-
-  friend bool operator==(const JobSpec&, const JobSpec&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(app, tasks, steps, params, runtime);
-  }
-};
 
 enum class MemberState : std::uint8_t { kAlive = 0, kSuspect = 1, kDead = 2 };
 inline constexpr std::uint8_t kMemberStateMax = 2;
@@ -53,26 +25,6 @@ enum class OwnerState : std::uint8_t {
 };
 inline constexpr std::uint8_t kOwnerStateMax = 3;
 const char* to_string(OwnerState s);
-
-// A change of a job's decomposition (DESIGN.md §8, granularity), announced by the job's root
-// with one step's reduction and applied by every task of the job just before it takes it.
-enum class GrainKind : std::uint8_t { kSplit = 0, kMerge = 1 };
-inline constexpr std::uint8_t kGrainKindMax = 1;
-const char* to_string(GrainKind k);
-
-struct GrainChange {
-  GrainKind kind = GrainKind::kSplit;
-  std::uint32_t task = 0;     // split: the task that gives half its work; merge: the one that absorbs
-  std::uint32_t partner = 0;  // split: the spare task that takes that half; merge: the one absorbed,
-                              // which becomes spare
-
-  friend bool operator==(const GrainChange&, const GrainChange&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    wire_enum<kGrainKindMax>(ar, kind);
-    ar(task, partner);
-  }
-};
 
 // The load index a node advertises in its heartbeats (DESIGN.md §5).
 struct LoadIndex {

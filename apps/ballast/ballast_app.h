@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 
 namespace drift::ballast {
 

@@ -6,7 +6,7 @@
 #include "apps/ballast/ballast_result.h"
 #include "apps/ballast/ballast_state.h"
 #include "apps/common/busy_work.h"
-#include "node/tasks/context.h"
+#include <drift/context.h>
 
 namespace drift::ballast {
 

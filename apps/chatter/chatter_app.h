@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 
 namespace drift::chatter {
 

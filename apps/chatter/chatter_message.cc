@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "apps/common/digest.h"
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift::chatter {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 #include "protocol/wire_types.h"
 
 namespace drift::chatter {

@@ -7,7 +7,7 @@
 #include "apps/chatter/chatter_result.h"
 #include "apps/chatter/chatter_schedule.h"
 #include "apps/common/busy_work.h"
-#include "node/tasks/context.h"
+#include <drift/context.h>
 
 namespace drift::chatter {
 

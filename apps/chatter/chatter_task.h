@@ -16,8 +16,8 @@
 
 #include "apps/chatter/chatter_message.h"
 #include "apps/chatter/chatter_params.h"
-#include "node/tasks/task.h"
-#include "protocol/wire_field.h"
+#include <drift/task.h>
+#include <drift/wire_field.h>
 
 namespace drift::chatter {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "protocol/archives.h"
-#include "protocol/status.h"
+#include <drift/archives.h>
+#include <drift/status.h>
 
 namespace drift::apps {
 

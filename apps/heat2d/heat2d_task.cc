@@ -8,7 +8,7 @@
 #include "apps/heat2d/halo_message.h"
 #include "apps/heat2d/piece_message.h"
 #include "apps/heat2d/task_result.h"
-#include "node/tasks/context.h"
+#include <drift/context.h>
 
 namespace drift::heat2d {
 

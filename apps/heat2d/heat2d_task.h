@@ -24,8 +24,8 @@
 #include "apps/heat2d/layout.h"
 #include "apps/heat2d/tile_cells.h"
 #include "apps/heat2d/wire_optional.h"
-#include "node/tasks/task.h"
-#include "protocol/wire_field.h"
+#include <drift/task.h>
+#include <drift/wire_field.h>
 
 namespace drift::heat2d {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apps/heat2d/layout.h"
-#include "protocol/wire_field.h"
+#include <drift/wire_field.h>
 
 namespace drift::heat2d {
 

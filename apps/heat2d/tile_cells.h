@@ -13,7 +13,7 @@
 
 #include "apps/heat2d/jacobi_kernel.h"
 #include "apps/heat2d/layout.h"
-#include "protocol/wire_field.h"
+#include <drift/wire_field.h>
 
 namespace drift::heat2d {
 

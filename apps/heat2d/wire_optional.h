@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "protocol/wire_field.h"
+#include <drift/wire_field.h>
 
 namespace drift::heat2d {
 

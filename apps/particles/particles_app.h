@@ -9,7 +9,7 @@
 
 #include <memory>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 
 namespace drift::particles {
 

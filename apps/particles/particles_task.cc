@@ -7,7 +7,7 @@
 
 #include "apps/particles/initial_state.h"
 #include "apps/particles/tally.h"
-#include "node/tasks/context.h"
+#include <drift/context.h>
 
 namespace drift::particles {
 

@@ -22,8 +22,8 @@
 #include "apps/particles/particle.h"
 #include "apps/particles/particles_params.h"
 #include "apps/particles/region_step.h"
-#include "node/tasks/task.h"
-#include "protocol/wire_field.h"
+#include <drift/task.h>
+#include <drift/wire_field.h>
 
 namespace drift::particles {
 

@@ -6,7 +6,7 @@
 #include "apps/common/digest.h"
 #include "apps/pingpong/pingpong_payload.h"
 #include "apps/pingpong/pingpong_result.h"
-#include "node/tasks/context.h"
+#include <drift/context.h>
 
 namespace drift::pingpong {
 

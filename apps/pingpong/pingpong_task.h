@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "apps/pingpong/pingpong_params.h"
-#include "node/tasks/task.h"
-#include "protocol/wire_field.h"
+#include <drift/task.h>
+#include <drift/wire_field.h>
 
 namespace drift::pingpong {
 

@@ -1,3 +1,4 @@
+#include "node/tasks/app_registry.h"
 #include "node/jobs/job_coordinator.h"
 
 #include <spdlog/spdlog.h>

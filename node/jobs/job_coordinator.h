@@ -22,7 +22,7 @@
 #include "migration/location_cache.h"
 #include "node/jobs/job_checkpoints.h"
 #include "node/jobs/job_grain.h"
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "node/net/messenger.h"
 #include "node/net/peer_connection.h"
 #include "protocol/messages.h"

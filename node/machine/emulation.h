@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

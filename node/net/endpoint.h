@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

@@ -17,7 +17,7 @@
 #include "node/net/endpoint.h"
 #include "node/net/frame_faults.h"
 #include "node/net/peer_connection.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

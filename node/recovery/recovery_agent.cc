@@ -1,3 +1,4 @@
+#include "node/tasks/app_registry.h"
 #include "node/recovery/recovery_agent.h"
 
 #include <spdlog/spdlog.h>

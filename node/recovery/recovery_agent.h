@@ -15,7 +15,7 @@
 #include <memory>
 
 #include "migration/location_cache.h"
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "node/recovery/checkpoint_disk.h"
 #include "node/recovery/checkpoint_pieces.h"
 #include "node/recovery/checkpoint_store.h"

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "node/tasks/channel_receiver.h"
-#include "node/tasks/task.h"
-#include "protocol/archives.h"
+#include <drift/task.h>
+#include <drift/archives.h>
 
 namespace drift {
 

@@ -1,3 +1,4 @@
+#include "node/tasks/app_registry.h"
 #include "node/tasks/migration_service.h"
 
 #include <spdlog/spdlog.h>

@@ -19,7 +19,7 @@
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
 #include "migration/state_transfer.h"
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "node/balance/load_reservations.h"
 #include "node/tasks/message_router.h"
 #include "node/net/messenger.h"

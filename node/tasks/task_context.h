@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "node/tasks/context.h"
+#include <drift/context.h>
 #include "node/machine/emulation.h"
 #include "node/tasks/task_slot.h"
 #include "protocol/messages.h"

@@ -1,3 +1,4 @@
+#include "node/tasks/app_registry.h"
 #include "node/tasks/task_host.h"
 
 #include <spdlog/spdlog.h>
@@ -9,7 +10,7 @@
 #include "migration/location_cache.h"
 #include "migration/state_writer.h"
 #include "node/tasks/hosted_task_state.h"
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift {
 

@@ -24,11 +24,11 @@
 #include "migration/buffer_pool.h"
 #include "migration/state_stream.h"
 #include "migration/state_transfer.h"
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "node/tasks/task_context.h"
 #include "node/tasks/task_slot.h"
 #include "protocol/messages.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift {
 

@@ -9,9 +9,9 @@
 #include <atomic>
 #include <memory>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 #include "node/tasks/channel_receiver.h"
-#include "node/tasks/task.h"
+#include <drift/task.h>
 
 namespace drift {
 

@@ -7,7 +7,7 @@
 
 #include "apps/heat2d/halo_message.h"
 #include "apps/heat2d/task_result.h"
-#include "node/tasks/context.h"
+#include <drift/context.h>
 #include "tests/apps/recording_context.h"
 #include "tests/support/task_state.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift::heat2d {
 namespace {

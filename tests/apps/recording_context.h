@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "node/tasks/context.h"
-#include "node/tasks/task.h"
+#include <drift/context.h>
+#include <drift/task.h>
 
 namespace drift::test_support {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "apps/heat2d/heat2d_serial.h"
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift::heat2d {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "ctl/client_connection.h"
 #include "ctl/local_cluster.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::bench {
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::bench {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 #include "tests/bench/bench_table.h"
 #include "tests/bench/machine_info.h"
 

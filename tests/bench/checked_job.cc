@@ -1,7 +1,7 @@
 // Running and checking a benchmark job (checked_job.h).
 #include "tests/bench/checked_job.h"
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 
 namespace drift::bench {
 

@@ -10,7 +10,7 @@
 
 #include "ctl/client_connection.h"
 #include "protocol/messages.h"
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::bench {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <utility>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "node/tasks/hosted_task_state.h"
 #include "tests/apps/recording_context.h"
 

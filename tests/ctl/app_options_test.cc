@@ -1,4 +1,5 @@
 // app_options: an application's option help lines become `driftctl run APP` options.
+#include "node/tasks/app_registry.h"
 #include "ctl/app_options.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/job_client.h"
 #include "ctl/status_query.h"
 #include "ctl/tasks_query.h"

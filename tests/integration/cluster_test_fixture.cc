@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/status_query.h"
 #include "tests/integration/poll.h"
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/job_client.h"
 #include "ctl/status_query.h"
 #include "ctl/status_view.h"

@@ -7,7 +7,7 @@
 
 #include <map>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 #include "ctl/job_client.h"
 #include "ctl/tasks_query.h"
 #include "tests/integration/cluster_test_fixture.h"

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/daemon_process.h"
 #include "ctl/local_node_config.h"
 #include "ctl/migration_client.h"

@@ -2,7 +2,7 @@
 // chaos_migrations): the result is still exactly the serial reference's, and tasks did move.
 #include <gtest/gtest.h>
 
-#include "node/tasks/application.h"
+#include "node/tasks/app_registry.h"
 #include "ctl/job_client.h"
 #include "tests/integration/cluster_test_fixture.h"
 

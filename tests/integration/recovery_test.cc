@@ -9,7 +9,7 @@
 #include <iostream>
 #include <set>
 
-#include "node/tasks/application.h"
+#include <drift/application.h>
 #include "ctl/job_client.h"
 #include "ctl/status_query.h"
 #include "tests/integration/cluster_test_fixture.h"

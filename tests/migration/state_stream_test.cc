@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift {
 namespace {

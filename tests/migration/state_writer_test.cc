@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "migration/state_transfer.h"
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace drift {
 namespace {

@@ -1,6 +1,6 @@
 // encode_portable / decode_portable: every wire field kind round-trips, the byte layout is
 // little-endian after one flag byte, and the bounded archive refuses what it must.
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

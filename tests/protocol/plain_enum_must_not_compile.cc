@@ -2,7 +2,7 @@
 // BoundedInputArchive, because Cereal's enum loader does no range check. Built as is, this file
 // must fail with Cereal's "Could not find an associated output archive" error; built with
 // -DDRIFT_USE_WIRE_ENUM it must compile.
-#include "protocol/archives.h"
+#include <drift/archives.h>
 
 namespace {
 

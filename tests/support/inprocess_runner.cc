@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "node/tasks/context.h"
+#include <drift/context.h>
 #include "tests/support/task_state.h"
 
 namespace drift::test_support {

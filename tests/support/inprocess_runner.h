@@ -18,8 +18,8 @@
 #include <map>
 #include <vector>
 
-#include "node/tasks/application.h"
-#include "protocol/status.h"
+#include <drift/application.h>
+#include <drift/status.h>
 #include "protocol/wire_types.h"
 
 namespace drift::test_support {

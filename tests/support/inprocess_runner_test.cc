@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "node/tasks/context.h"
-#include "protocol/archives.h"
+#include <drift/context.h>
+#include <drift/archives.h>
 
 namespace drift::test_support {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::test {
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "node/tasks/task.h"
-#include "protocol/status.h"
+#include <drift/task.h>
+#include <drift/status.h>
 
 namespace drift::test_support {
 

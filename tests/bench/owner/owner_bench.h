@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::bench {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::bench {
 

@@ -7,7 +7,7 @@
 #include <asio/ip/tcp.hpp>
 #include <memory>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 
 namespace drift::bench {
 

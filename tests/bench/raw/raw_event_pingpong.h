@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 #include "tests/bench/raw/raw_pingpong.h"
 
 namespace drift::bench {

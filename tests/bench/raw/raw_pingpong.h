@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 #include "tests/bench/raw/loopback_pair.h"
 
 namespace drift::bench {

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "protocol/status.h"
+#include <drift/status.h>
 #include "tests/bench/raw/loopback_pair.h"
 
 namespace drift::bench {

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "protocol/bounded_input_archive.h"
-#include "protocol/portable_output_archive.h"
-#include "protocol/status.h"
+#include <drift/bounded_input_archive.h>
+#include <drift/portable_output_archive.h>
+#include <drift/status.h>
 
 namespace drift {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/wire_types.h"
+#include <drift/types.h>
 
 namespace drift {
 

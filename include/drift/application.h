@@ -1,6 +1,7 @@
 // An SPMD application as the runtime sees it: validates a job spec, makes its tasks, says how
 // step reductions combine, turns the tasks' final results into a checksum, and computes the same
-// job serially as the reference. Implementations live in apps/ and are registered by name.
+// job serially as the reference. An application's executable hands one to drift::app_main
+// (drift/app_main.h).
 #pragma once
 
 #include <cstdint>
@@ -9,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "node/tasks/task.h"
-#include "protocol/status.h"
-#include "protocol/wire_types.h"
+#include <drift/task.h>
+#include <drift/status.h>
+#include <drift/types.h>
 
 namespace drift {
 
@@ -45,19 +46,5 @@ class Application {
   // The serial reference: the same job on one core, no runtime.
   virtual Result<JobOutcome> run_serial(const JobSpec& spec) const = 0;
 };
-
-// Applications known to this build, by name.
-class AppRegistry {
- public:
-  void add(std::unique_ptr<Application> app);
-  const Application* find(const std::string& name) const;
-  std::vector<std::string> names() const;
-
- private:
-  std::map<std::string, std::unique_ptr<Application>> apps_;
-};
-
-// The registry with every application in apps/ (defined in apps/builtin_apps.cc).
-const AppRegistry& builtin_apps();
 
 }  // namespace drift

@@ -25,7 +25,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "protocol/wire_field.h"
+#include <drift/wire_field.h>
 
 namespace drift {
 

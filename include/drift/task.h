@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "protocol/archives.h"
-#include "protocol/wire_types.h"
+#include <drift/archives.h>
+#include <drift/types.h>
 
 namespace drift {
 
