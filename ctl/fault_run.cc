@@ -12,7 +12,7 @@
 #include <random>
 #include <thread>
 
-#include "node/tasks/app_registry.h"
+#include "ctl/app_executable.h"
 #include "ctl/fault_cpu_hogs.h"
 #include "ctl/fault_injector.h"
 #include "ctl/fault_jobs.h"
@@ -56,10 +56,8 @@ class StopSignals {
 Result<std::vector<JobRecord>> with_references(const FaultScenario& s) {
   std::vector<JobRecord> out;
   for (const JobPlan& plan : s.jobs) {
-    const Application* app = builtin_apps().find(plan.app);
-    if (!app) return Status::error(plan.origin + ": unknown application '" + plan.app + "'");
     JobSpec spec = job_spec(plan.app, plan.tasks, plan.steps, plan.params);
-    auto outcome = app->run_serial(spec);
+    auto outcome = ask_app_about(plan.app, spec, AppQueryKind::kSerial);
     if (!outcome) return Status::error(plan.origin + ": serial reference: " + outcome.error());
     JobRecord r;
     r.plan = plan;

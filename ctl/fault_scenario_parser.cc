@@ -7,7 +7,7 @@
 #include <functional>
 #include <sstream>
 
-#include "node/tasks/app_registry.h"
+#include "ctl/app_executable.h"
 #include "ctl/app_options.h"
 #include "ctl/fault_line_parser.h"
 #include "ctl/node_setting.h"
@@ -111,11 +111,13 @@ class Reader {
   Status close_job() {
     if (!in_job_) return Status::ok();
     in_job_ = false;
-    const Application* app = builtin_apps().find(job_.app);
-    if (app == nullptr) {
-      return Status::error(job_.origin + ": [job] app = '" + job_.app + "': unknown application");
-    }
-    const auto options = app_options(*app, {});
+    auto exe = find_app_executable(job_.app);
+    if (!exe) return Status::error(job_.origin + ": [job] app = '" + job_.app + "': " + exe.error());
+    AppQuery query;
+    query.kind = AppQueryKind::kInfo;
+    auto info = ask_executable(exe->path, query);
+    if (!info) return Status::error(job_.origin + ": [job] app = '" + job_.app + "': " + info.error());
+    const auto options = app_options(info->options, {});
     for (const auto& [key, value] : job_.params) {
       const bool known = std::any_of(options.begin(), options.end(),
                                      [&](const AppOption& o) { return o.key == key; });
@@ -124,10 +126,10 @@ class Reader {
                              " has no option --" + key);
       }
     }
-    JobSpec spec{job_.app, job_.tasks, job_.steps, job_.params, {}};
-    if (Status s = app->validate(spec); !s) {
-      return Status::error(job_.origin + ": [job] " + job_.app + ": " + s.message());
-    }
+    auto checked = ask_app_about(job_.app, JobSpec{job_.app, job_.tasks, job_.steps, job_.params, {}},
+                                 AppQueryKind::kValidate);
+    if (!checked) return Status::error(job_.origin + ": [job] " + checked.error());
+    const JobSpec& spec = checked->spec;
     if (job_.tasks == 0) return Status::error(job_.origin + ": [job] tasks = N is required");
     job_.steps = spec.steps;
     job_.params = spec.params;  // with the application's defaults filled in

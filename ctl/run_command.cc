@@ -8,7 +8,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "node/tasks/app_registry.h"
+#include "ctl/app_executable.h"
+#include "ctl/job_executables.h"
 #include "ctl/app_options.h"
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"
@@ -27,8 +28,11 @@ namespace {
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
     "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
-    "chaos-grain",
+    "chaos-grain", "binary",
     "placement", "checkpoint-steps", "checkpoint-ms", "help"};
+
+// Pieces of an executable sent to the daemon (its frames allow far more).
+constexpr std::uint32_t kUploadPiece = 1u << 20;
 
 struct RunArgs {
   std::uint32_t tasks = 0;
@@ -38,6 +42,7 @@ struct RunArgs {
   std::uint32_t chaos_grain = 0;
   std::string placement;
   std::string checkpoint_steps, checkpoint_ms;
+  std::vector<std::string> binaries;
   bool serial = false;
   bool json = false;
 };
@@ -54,6 +59,10 @@ po::options_description run_options(RunArgs& a) {
   add("json", po::bool_switch(&a.json), "print one JSON object instead of the summary");
   add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
       "give up waiting for the job after this long (default: no limit)");
+  add("binary", po::value<std::vector<std::string>>(&a.binaries)->value_name("ARCH=FILE"),
+      "with APP a path: the same application built for another architecture (s390x, i386, "
+      "...), for the nodes of that architecture; may repeat. Nodes of an architecture with no "
+      "executable take no task of the job");
   add("chaos-migrations", po::value<std::uint32_t>(&a.chaos_migrations)->value_name("N"),
       "testing aid: after every step, move N random tasks to random nodes (default 0); the "
       "checksum must not change");
@@ -77,20 +86,30 @@ po::options_description run_options(RunArgs& a) {
 
 std::string known_apps() {
   std::string names;
-  for (const auto& n : builtin_apps().names()) names += (names.empty() ? "" : ", ") + n;
-  return names;
+  for (const auto& [name, path] : installed_apps()) names += (names.empty() ? "" : ", ") + name;
+  return names.empty() ? "none installed" : names;
+}
+
+// The application's name and option help, as its executable says.
+Result<AppAnswer> app_info(const std::string& path) {
+  AppQuery query;
+  query.kind = AppQueryKind::kInfo;
+  return ask_executable(path, query, std::chrono::seconds(30));
 }
 
 int print_general_help() {
   RunArgs ignored;
   std::cout << "Usage: driftctl [connection options] run APP [options]\n\n"
                "Runs application APP on the cluster (or its serial reference with --serial).\n"
-               "Applications: "
+               "APP is an installed application's name, or the path of an executable built\n"
+               "with the drift SDK (e.g. ./build/wave), which is shipped with the job.\n"
+               "Installed applications: "
             << known_apps() << "\n\n"
             << run_options(ignored);
-  for (const auto& name : builtin_apps().names()) {
-    const auto* app = builtin_apps().find(name);
-    std::cout << "\n" << describe_app_options(name, app_options(*app, kRunOptionNames));
+  for (const auto& [name, path] : installed_apps()) {
+    auto info = app_info(path);
+    if (!info) continue;
+    std::cout << "\n" << describe_app_options(name, app_options(info->options, kRunOptionNames));
   }
   std::cout << "\n" << ConnectionSettings().options();
   return kExitOk;
@@ -109,12 +128,16 @@ int print_report(const JobReport& report, bool json) {
   return kExitOk;
 }
 
-int run_serial(const Application& app, const JobSpec& spec, bool json) {
+int run_serial(const std::string& path, const JobSpec& spec, bool json) {
+  AppQuery query;
+  query.kind = AppQueryKind::kSerial;
+  query.spec = spec;
   const auto start = std::chrono::steady_clock::now();
-  auto outcome = app.run_serial(spec);
+  auto outcome = ask_executable(path, query);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome) return report_failure(kExitFailed, spec.app + " (serial): " + outcome.error());
+  if (!outcome->ok) return report_failure(kExitFailed, spec.app + " (serial): " + outcome->error);
   return print_report(
       {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details, {}, 0},
       json);
@@ -131,9 +154,18 @@ Clock::time_point deadline_after(double seconds) {
   return Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
 }
 
-int run_on_cluster(const JobSpec& spec, const RunArgs& a, const ConnectOptions& connect) {
+int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect,
+                   const std::vector<JobExecutable>& executables) {
   auto connection = ClientConnection::open(connect);
   if (!connection) return report_failure(kExitConnection, connection.error());
+  if (!executables.empty()) {
+    if (Status st = upload_executables(**connection, executables, kUploadPiece,
+                                       std::chrono::seconds(120));
+        !st) {
+      return report_failure(kExitFailed, "job (" + spec.app + "): " + st.message());
+    }
+    add_to_spec(spec, executables);
+  }
   // The members, so that the job can be followed to a new root if this one dies.
   Reattach reattach{connect, {}};
   if (auto members = query_status(**connection, connect.handshake_timeout)) {
@@ -162,19 +194,24 @@ bool asks_for_help(const std::vector<std::string>& args) {
          std::find(args.begin(), args.end(), "-h") != args.end();
 }
 
-// Everything after "run APP": parse, validate with the application's rules, run.
-int run_app(const Application& app, const std::vector<std::string>& args,
-            ConnectionSettings& settings) {
+// Everything after "run APP": parse, check with the application's own rules, run.
+int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswer& info,
+            const std::vector<std::string>& args, ConnectionSettings& settings) {
   RunArgs a;
-  const auto app_opts = app_options(app, kRunOptionNames);
+  const std::string name = exe.own ? info.app : app_arg;
+  const auto app_opts = app_options(info.options, kRunOptionNames);
   po::options_description options;
-  options.add(run_options(a)).add(describe_app_options(app.name(), app_opts));
+  options.add(run_options(a)).add(describe_app_options(name, app_opts));
   options.add(settings.options());
   po::variables_map vm;
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("run", s.message());
-  if (vm.count("help")) return print_app_help(app.name(), options), kExitOk;
+  if (vm.count("help")) return print_app_help(app_arg, options), kExitOk;
+  if (!a.binaries.empty() && !exe.own) {
+    return usage_error("run", "--binary goes with an executable of your own (run PATH), not an "
+                              "installed application ('" + app_arg + "')");
+  }
 
-  JobSpec spec = job_spec(app.name(), a.tasks, a.steps, app_params(app_opts, vm));
+  JobSpec spec = job_spec(name, a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;
   if (Status s = add_runtime_options(spec, {a.chaos_migrations, a.chaos_grain}, a.serial); !s) {
     return usage_error("run", s.message());
@@ -187,13 +224,28 @@ int run_app(const Application& app, const std::vector<std::string>& args,
   }
   if (!a.checkpoint_steps.empty()) spec.runtime["checkpoint_steps"] = a.checkpoint_steps;
   if (!a.checkpoint_ms.empty()) spec.runtime["checkpoint_ms"] = a.checkpoint_ms;
-  if (Status s = app.validate(spec); !s) return usage_error("run", app.name() + ": " + s.message());
-  if (a.serial) return run_serial(app, spec, a.json);
+  AppQuery check;
+  check.kind = AppQueryKind::kValidate;
+  check.spec = spec;
+  auto checked = ask_executable(exe.path, check, std::chrono::seconds(60));
+  if (!checked) return report_failure(kExitFailed, checked.error());
+  if (!checked->ok) return usage_error("run", name + ": " + checked->error);
+  const auto runtime = spec.runtime;
+  spec = checked->spec;
+  spec.app = name;
+  spec.runtime = runtime;
+  if (a.serial) return run_serial(exe.path, spec, a.json);
   if (spec.tasks == 0) return usage_error("run", "--tasks N is required");
+  std::vector<JobExecutable> executables;
+  if (exe.own) {
+    auto found = job_executables(exe.path, a.binaries);
+    if (!found) return usage_error("run", found.error());
+    executables = std::move(*found);
+  }
   if (auto ep = settings.endpoint(); !ep) return usage_error("run", ep.error());
   auto connect = settings.connect_options();
   if (!connect) return report_failure(kExitConnection, connect.error());
-  return run_on_cluster(spec, a, *connect);
+  return run_on_cluster(spec, a, *connect, executables);
 }
 
 }  // namespace
@@ -215,14 +267,15 @@ Status add_runtime_options(JobSpec& spec, const ChaosOptions& chaos, bool serial
 int run_command(const std::vector<std::string>& args, ConnectionSettings settings) {
   if (args.empty() || args.front().starts_with("-")) {
     if (asks_for_help(args)) return print_general_help();
-    return usage_error("run", "missing the application to run (one of: " + known_apps() + ")");
+    return usage_error("run", "missing the application to run: an installed one (" + known_apps() +
+                                  ") or the path of your own executable");
   }
-  const Application* app = builtin_apps().find(args.front());
-  if (app == nullptr) {
-    return usage_error("run",
-                       "unknown application '" + args.front() + "' (one of: " + known_apps() + ")");
-  }
-  return run_app(*app, std::vector<std::string>(args.begin() + 1, args.end()), settings);
+  auto exe = find_app_executable(args.front());
+  if (!exe) return usage_error("run", exe.error());
+  auto info = app_info(exe->path);
+  if (!info) return report_failure(kExitFailed, info.error());
+  return run_app(args.front(), *exe, *info, std::vector<std::string>(args.begin() + 1, args.end()),
+                 settings);
 }
 
 }  // namespace drift::ctl

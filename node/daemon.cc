@@ -1,4 +1,3 @@
-#include "node/tasks/app_registry.h"
 #include "node/daemon.h"
 
 #include <spdlog/spdlog.h>
@@ -9,6 +8,10 @@
 #include <thread>
 
 #include "node/machine/emulated_compute.h"
+#include "node/workers/app_locator.h"
+#include "node/workers/job_binaries.h"
+#include "node/workers/machine_arch.h"
+#include "node/workers/app_query_client.h"
 #include "node/machine/external_load.h"
 #include "node/machine/machine_stats.h"
 #include <drift/archives.h>
@@ -44,7 +47,7 @@ Hello self_hello(const NodeConfig& c, std::uint64_t incarnation) {
 
 MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation) {
   return MemberInfo{c.node_id, incarnation, c.name, Endpoint{c.address, c.port}.to_string(),
-                    MemberState::kAlive};
+                    MemberState::kAlive, machine_arch()};
 }
 
 Transport::Params transport_params(const NodeConfig& c) {
@@ -123,6 +126,19 @@ MembershipService::Params membership_params(const NodeConfig& c) {
   return p;
 }
 
+TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator) {
+  TaskHost::Params p;
+  p.threads = worker_count(c.workers);
+  p.inline_us = c.inline_handler_us;
+  p.max_frame = c.max_frame_bytes;
+  p.piece_bytes = c.chunk_bytes;
+  p.launcher = c.worker.launcher;
+  p.stop_grace = c.worker.stop_grace;
+  p.emulator = &emulator;
+  p.node = c.node_id;
+  return p;
+}
+
 BalancerService::Params balancer_params(const NodeConfig& c) {
   BalancerService::Params p;
   p.planner.strategy = c.balance.strategy;
@@ -137,27 +153,34 @@ BalancerService::Params balancer_params(const NodeConfig& c) {
 
 }  // namespace
 
-Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
+Daemon::Daemon(NodeConfig config, const Containment& containment)
     : config_(std::move(config)),
-      apps_(apps),
+      containment_(containment),
+      apps_path_(apps_path(config_.worker.apps_path)),
       incarnation_(new_incarnation()),
       emulator_(config_.emulate, std::chrono::steady_clock::now()),
       capacity_(static_capacity(config_, emulator_)),
       meter_(meter_params(config_, emulator_, capacity_),
              [this](double t) { return external_load_now(emulator_, t); }),
-      pool_(worker_count(config_.workers)),
       signals_(io_, SIGINT, SIGTERM),
       transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
              config_.suspect_timeout, config_.group_size),
       membership_(io_, transport_, table_, membership_params(config_),
                   [this] { return load_index(); }),
-      host_(
-          io_, pool_, apps_, [this](HandlerEffects&& e) { on_effects(std::move(e)); },
-          // An emulated compute sleeps: never on the network thread.
-          emulator_.enabled() ? 0 : config_.inline_handler_us, &emulator_),
+      binary_cache_(config_.data_dir + "/apps", config_.worker.cache_bytes,
+                    config_.worker.max_binary_bytes),
+      binaries_(*this, binary_cache_, config_.chunk_bytes),
+      host_(io_, containment, task_host_params(config_, emulator_),
+            TaskHost::Hooks{
+                [this](HandlerEffects&& e) { on_effects(std::move(e)); },
+                [this](TaskMessage&& m) { on_sent(std::move(m)); },
+                [this](std::uint64_t job, const std::string& why) { on_worker_lost(job, why); },
+                [this](const JobInfo& job, TaskHost::ExecutableReady ready) {
+                  find_executable(job, std::move(ready));
+                }}),
       router_(*this, host_, locations_, pointers_, counters_),
-      migration_(*this, host_, router_, locations_, pointers_, counters_, apps_,
+      migration_(*this, host_, router_, locations_, pointers_, counters_,
                  MigrationService::Params{config_.chunk_bytes, config_.accept_tasks,
                                           config_.memory_limit, std::chrono::milliseconds(30000),
                                           2 * config_.heartbeat_interval},
@@ -169,9 +192,12 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
       owner_(io_, config_.owner, config_.accept_tasks,
              [this] { return external_load_now(emulator_, now_s()); }, host_, migration_,
              balancer_, table_),
-      coordinator_(*this, apps_, locations_, [this] { return candidates(); },
+      coordinator_(*this, locations_, [this] { return candidates(); },
+                   [this](const AppQuery& q, std::function<void(Result<AppAnswer>)> answer) {
+                     ask_app(q, std::move(answer));
+                   },
                    config_.checkpoint),
-      recovery_(*this, host_, locations_, apps_,
+      recovery_(*this, host_, locations_,
                 RecoveryAgent::Hooks{[this] { return buddy(); },
                                      [this](std::uint64_t job) { reset_job(job); },
                                      [this](std::uint32_t id) { return membership_.is_alive(id); },
@@ -179,10 +205,7 @@ Daemon::Daemon(NodeConfig config, const AppRegistry& apps)
       task_lists_(io_),
       sweep_timer_(io_) {}
 
-Daemon::~Daemon() {
-  pool_.stop();
-  pool_.join();
-}
+Daemon::~Daemon() { host_.end_all(); }
 
 Status Daemon::start() {
   Endpoint at{config_.address, config_.port};
@@ -201,6 +224,7 @@ Status Daemon::start() {
   transport_.on_connection_closed([this](const ConnectionPtr& c, const std::string&) {
     if (c->peer().role != PeerRole::kClient) return;
     coordinator_.on_client_closed(c);
+    binaries_.on_client_closed(c);
     std::erase_if(migrate_requests_, [&](const auto& entry) { return entry.second == c; });
   });
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
@@ -233,6 +257,10 @@ Status Daemon::start() {
   });
   if (config_.checkpoint.disk) {
     if (auto st = use_checkpoint_disk(); !st) return st;
+  }
+  if (auto st = binary_cache_.open(); !st) {
+    spdlog::warn("jobs that ship their executable cannot run here: {} (node.data_dir, {})",
+                 st.message(), config_.where("node.data_dir"));
   }
   membership_.start(config_.seeds);
   balancer_.start();
@@ -277,7 +305,7 @@ void Daemon::stop() {
     sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();
-    for (std::uint64_t job : host_.jobs()) host_.end(job);
+    host_.end_all();
     io_.stop();
   });
 }
@@ -335,6 +363,7 @@ void Daemon::sweep() {
   end_orphans(std::chrono::steady_clock::now());
   coordinator_.sweep(std::chrono::steady_clock::now());
   recovery_.sweep(std::chrono::steady_clock::now());
+  binaries_.sweep(std::chrono::steady_clock::now(), executables_in_use());
   sweep_timer_.expires_after(std::chrono::seconds(1));
   sweep_timer_.async_wait([this](std::error_code ec) {
     if (!ec && !stopping_) sweep();
@@ -367,9 +396,10 @@ void Daemon::on_frame_faults(const ConnectionPtr& conn, const FrameFaultsRequest
 }
 
 void Daemon::on_create(const CreateTasks& req) {
-  Status st = host_.create(req);
-  if (st) locations_.set_job(req.job, req.placement);
-  send_to_node(req.root, TasksCreated{req.job, config_.node_id, st.is_ok(), st.message()});
+  locations_.set_job(req.job, req.placement);
+  host_.create(req, [this, job = req.job, root = req.root](Status st) {
+    send_to_node(root, TasksCreated{job, config_.node_id, st.is_ok(), st.message()});
+  });
 }
 
 // The root's reduction for the tasks it believes live here; tasks that moved are routed on.
@@ -450,10 +480,7 @@ void Daemon::on_effects(HandlerEffects&& effects) {
     meter_.forget(effects.task);
   }
   const std::uint32_t root = effects.job->root;
-  for (auto& m : effects.sends) {
-    partners_.record(effects.task, m.to);
-    router_.route(std::move(m), config_.node_id);
-  }
+  for (TaskId partner : effects.partners) partners_.record(effects.task, partner);
   if (effects.checkpoint) {
     recovery_.on_saved(effects.task, effects.job->generation, *effects.checkpoint);
   }
@@ -463,6 +490,76 @@ void Daemon::on_effects(HandlerEffects&& effects) {
     send_to_node(root, JobFailed{effects.task.job, "task " + std::to_string(effects.task.index) +
                                                        " failed: " + *effects.error});
   }
+}
+
+void Daemon::on_sent(TaskMessage&& msg) {
+  partners_.record(msg.from, msg.to);
+  router_.route(std::move(msg), config_.node_id);
+}
+
+// The job's tasks here went with their worker: its root rolls the job back (or, the second time
+// a worker of the job is lost, fails it with this reason).
+void Daemon::on_worker_lost(std::uint64_t job, const std::string& why) {
+  auto info = host_.job_info(job);
+  std::vector<std::uint32_t> tasks;
+  for (TaskId t : host_.tasks()) {
+    if (t.job == job) tasks.push_back(t.index);
+  }
+  const std::uint32_t root = info ? info->root : locations_.home(job);
+  const std::uint32_t generation = info ? info->generation : 0;
+  reset_job(job);
+  constexpr std::size_t kMaxReason = 4096;
+  send_to_node(root, WorkerLost{job, config_.node_id, generation, std::move(tasks),
+                                why.substr(0, kMaxReason)});
+}
+
+// A job of an installed application: this node runs its own, found on its apps path. A job of
+// the user's own executable: the one for this node's architecture, cached or fetched (from the
+// job's root first, which has them all).
+void Daemon::find_executable(const JobInfo& job, TaskHost::ExecutableReady ready) {
+  auto binaries = job_binaries(job.spec);
+  if (!binaries) return ready(binaries.status());
+  if (binaries->empty()) return ready(find_app(job.spec.app, apps_path_));
+  auto mine = binaries->find(machine_arch());
+  if (mine == binaries->end()) {
+    std::string archs;
+    for (const auto& [arch, sha] : *binaries) archs += (archs.empty() ? "" : ", ") + arch;
+    return ready(Status::error("the job has no executable for this node's architecture, " +
+                               std::string(machine_arch()) + " (it has " + archs + ")"));
+  }
+  std::vector<std::uint32_t> sources;
+  if (job.root != 0) sources.push_back(job.root);
+  for (const Member& m : membership_.members()) {
+    if (m.info.state == MemberState::kAlive && m.info.node_id != job.root) {
+      sources.push_back(m.info.node_id);
+    }
+  }
+  binaries_.need(mine->second, std::move(sources), std::move(ready));
+}
+
+// The executables the jobs here run, spared when the cache is trimmed.
+std::set<std::string> Daemon::executables_in_use() const {
+  std::set<std::string> in_use;
+  for (std::uint64_t job : host_.jobs()) {
+    auto info = host_.job_info(job);
+    if (!info) continue;
+    if (auto binaries = job_binaries(info->spec)) {
+      if (auto it = binaries->find(machine_arch()); it != binaries->end()) in_use.insert(it->second);
+    }
+  }
+  return in_use;
+}
+
+// The root's questions to the job's application, asked of this node's executable of it.
+void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>)> answer) {
+  JobInfo job;
+  job.spec = query.spec;
+  job.root = config_.node_id;
+  find_executable(job, [this, query, answer = std::move(answer)](Result<std::string> path) mutable {
+    if (!path) return answer(path.status());
+    drift::ask_app(io_, *path, config_.worker.launcher, containment_, query,
+                   config_.worker.query_timeout, std::move(answer));
+  });
 }
 
 LoadIndex Daemon::load_index() {
@@ -513,7 +610,8 @@ std::vector<PlacementCandidate> Daemon::candidates() const {
     OwnerState owner = self ? owner_.state() : m.load.owner;
     double capacity = self || !m.heard ? meter_.capacity() : m.load.capacity;
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
-    out.push_back({m.info.node_id, m.info.name, capacity, owner == OwnerState::kAvailable});
+    out.push_back({m.info.node_id, m.info.name, capacity, owner == OwnerState::kAvailable,
+                   self ? std::string(machine_arch()) : m.info.arch});
   }
   return out;
 }

@@ -16,12 +16,13 @@ add_library(drift_node
   machine/machine_stats.cc
   membership/membership_service.cc
   net/peer_connection.cc
-  tasks/task_context.cc
   tasks/task_host.cc
+  tasks/task_host_worker.cc
+  workers/binary_service.cc
   net/transport.cc
 )
 target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(drift_node PUBLIC drift_node_core drift_task drift_migration spdlog::spdlog)
+target_link_libraries(drift_node PUBLIC drift_node_core drift_migration drift_workers spdlog::spdlog)
 
 add_executable(driftd driftd_main.cc)
-target_link_libraries(driftd PRIVATE drift_node drift_apps)
+target_link_libraries(driftd PRIVATE drift_node)

@@ -1,13 +1,13 @@
-// driftd: one node. Owns the network thread's io_context, the worker pool, and the parts that
-// run on them — transport, membership, task host, job coordinator — and routes every message
-// between them (DESIGN.md §3). Network-thread state is touched only from io_context handlers.
+// driftd: one node. Owns the network thread's io_context and the parts that run on it —
+// transport, membership, task host and its worker processes, job coordinator — and routes every
+// message between them (docs/architecture.md). Network-thread state is touched only from
+// io_context handlers. It runs no application code: tasks run in worker processes.
 #pragma once
 
 #include <asio.hpp>
 
 #include <memory>
 
-#include "node/tasks/app_registry.h"
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
 #include "node/balance/balancer_service.h"
@@ -25,13 +25,16 @@
 #include "node/owner/owner_service.h"
 #include "node/tasks/task_host.h"
 #include "node/tasks/task_list_query.h"
+#include "node/workers/binary_cache.h"
+#include "node/workers/binary_service.h"
 #include "node/net/transport.h"
 
 namespace drift {
 
 class Daemon final : public Messenger {
  public:
-  Daemon(NodeConfig config, const AppRegistry& apps);
+  // `containment` (make_containment) says how workers are started; it must outlive the daemon.
+  Daemon(NodeConfig config, const Containment& containment);
   ~Daemon() override;
 
   // Binds the listening port; the error names the key and where it was set.
@@ -50,6 +53,11 @@ class Daemon final : public Messenger {
   void on_node_message(std::uint32_t from, WireMessage&& msg);
   void on_client_message(const ConnectionPtr& conn, WireMessage&& msg);
   void on_effects(HandlerEffects&& effects);
+  void on_sent(TaskMessage&& msg);
+  void on_worker_lost(std::uint64_t job, const std::string& why);
+  void find_executable(const JobInfo& job, TaskHost::ExecutableReady ready);
+  std::set<std::string> executables_in_use() const;
+  void ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>)> answer);
   void on_transition(const MemberTransition& t);
   void on_create(const CreateTasks& req);
   void on_reduction(const ReductionResult& r, std::uint32_t from);
@@ -76,17 +84,19 @@ class Daemon final : public Messenger {
   std::vector<PlacementCandidate> candidates() const;
 
   NodeConfig config_;
-  const AppRegistry& apps_;
+  const Containment& containment_;
+  std::vector<std::string> apps_path_;
   std::uint64_t incarnation_;
   Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
   double capacity_;    // static estimate, unloaded: node.capacity or the start-up benchmark
   LoadMeter meter_;    // what this node measures and advertises (DESIGN.md §8 phase 1)
   asio::io_context io_;
-  asio::thread_pool pool_;
   asio::signal_set signals_;
   Transport transport_;
   MemberTable table_;
   MembershipService membership_;
+  BinaryCache binary_cache_;  // executables shipped with jobs, in data_dir/apps
+  BinaryService binaries_;
   TaskHost host_;
   LocationCache locations_;
   ForwardingTable pointers_;

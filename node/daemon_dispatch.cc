@@ -92,6 +92,14 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           recovery_.on_resume(m);
         } else if constexpr (std::is_same_v<T, NodeLeaving>) {
           coordinator_.on_node_leaving(m);
+        } else if constexpr (std::is_same_v<T, AppFetch>) {
+          binaries_.on_fetch(from, m);
+        } else if constexpr (std::is_same_v<T, AppPiece>) {
+          binaries_.on_node_piece(from, m);
+        } else if constexpr (std::is_same_v<T, AppStored>) {
+          binaries_.on_node_stored(from, m);
+        } else if constexpr (std::is_same_v<T, WorkerLost>) {
+          if (m.node == from) coordinator_.on_worker_lost(m);
         } else if constexpr (std::is_same_v<T, DeputyOrder>) {
           coordinator_.on_deputy_order(m, from);
         } else if constexpr (std::is_same_v<T, CheckpointOffer>) {
@@ -119,6 +127,10 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     coordinator_.on_attach(conn, *attach);
   } else if (auto* faults = std::get_if<FrameFaultsRequest>(&msg)) {
     on_frame_faults(conn, *faults);
+  } else if (auto* offer = std::get_if<AppOffer>(&msg)) {
+    binaries_.on_offer(conn, *offer);
+  } else if (auto* piece = std::get_if<AppPiece>(&msg)) {
+    binaries_.on_client_piece(conn, *piece);
   } else if (auto* owner = std::get_if<OwnerRequest>(&msg)) {
     conn->send(owner_.command(owner->action));
   } else {

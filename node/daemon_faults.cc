@@ -113,6 +113,7 @@ void Daemon::on_transition(const MemberTransition& t) {
   const Member* m = table_.find(t.node_id);
   std::string name = m ? m->info.name : "?";
   migration_.on_node_dead(t.node_id);
+  binaries_.on_node_dead(t.node_id);
   coordinator_.on_node_dead(t.node_id, name);
   // Its deputy takes the job over and rolls it back; until then the tasks here wait.
   for (std::uint64_t job : host_.jobs()) {

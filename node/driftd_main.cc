@@ -1,13 +1,15 @@
 // driftd: the drift daemon. `driftd --config FILE [--key=value ...]`; `driftd --help` lists keys.
 #include <malloc.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <iostream>
 
-#include "node/tasks/app_registry.h"
 #include "node/config/config.h"
 #include "node/daemon.h"
 #include "node/log.h"
+#include "node/workers/worker_launch.h"
 
 namespace {
 
@@ -41,8 +43,18 @@ int main(int argc, char** argv) {
     std::cerr << "driftd: " << st.message() << " (" << config.where("log.file") << ")\n";
     return 2;
   }
+  // Writes to a worker or an application's pipe that ended fail with EPIPE, not a signal.
+  ::signal(SIGPIPE, SIG_IGN);
+  const std::uint64_t memory =
+      static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
+  auto containment = drift::make_containment(config.worker, memory);
+  if (!containment) {
+    std::cerr << "driftd: " << containment.error() << " (" << config.where("worker.user") << ")\n";
+    return 2;
+  }
+  spdlog::info("{}", containment->summary);
   try {
-    drift::Daemon daemon(std::move(config), drift::builtin_apps());
+    drift::Daemon daemon(std::move(config), *containment);
     if (auto st = daemon.start(); !st) {
       std::cerr << "driftd: " << st.message() << "\n";
       spdlog::error("{}", st.message());

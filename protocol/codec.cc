@@ -11,31 +11,11 @@
 #include <variant>
 
 #include <drift/archives.h>
+#include "protocol/variant_codec.h"
 
 namespace drift {
-namespace {
 
-template <std::size_t I = 0>
-Result<WireMessage> decode_as(std::uint16_t type, std::span<const std::uint8_t> body) {
-  if constexpr (I == std::variant_size_v<WireMessage>) {
-    return Status::error("unknown message type " + std::to_string(type));
-  } else {
-    using Message = std::variant_alternative_t<I, WireMessage>;
-    if (type != static_cast<std::uint16_t>(Message::kType)) return decode_as<I + 1>(type, body);
-    Message msg;
-    if (Status s = decode_portable(body, msg); !s) {
-      return Status::error("bad " + std::string(to_string(Message::kType)) +
-                           " body: " + s.message());
-    }
-    return WireMessage(std::in_place_index<I>, std::move(msg));
-  }
-}
-
-}  // namespace
-
-MsgType type_of(const WireMessage& msg) {
-  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::kType; }, msg);
-}
+MsgType type_of(const WireMessage& msg) { return detail::variant_type(msg); }
 
 namespace {
 
@@ -81,26 +61,12 @@ std::vector<std::uint8_t> encode_body(const WireMessage& msg) {
   return std::visit([](const auto& m) { return encode_portable(m); }, msg);
 }
 
-// The body is written after a reserved header, so a large message is never copied.
 std::vector<std::uint8_t> encode(const WireMessage& msg) {
-  PortableOutputArchive ar{std::vector<std::uint8_t>(kFrameHeaderSize)};
-  std::visit([&ar](const auto& m) { ar(m); }, msg);
-  std::vector<std::uint8_t> frame = std::move(ar).take_bytes();
-  const std::size_t body = frame.size() - kFrameHeaderSize;
-  if (body > std::numeric_limits<std::uint32_t>::max()) {
-    throw std::length_error("message body of " + std::to_string(body) +
-                            " bytes does not fit a frame");  // a caller's bug: chunk it
-  }
-  FrameHeader header;
-  header.type = static_cast<std::uint16_t>(type_of(msg));
-  header.length = static_cast<std::uint32_t>(body);
-  const auto bytes = encode_header(header);
-  std::copy(bytes.begin(), bytes.end(), frame.begin());
-  return frame;
+  return detail::encode_variant(msg, kProtocolVersion);
 }
 
 Result<WireMessage> decode_body(std::uint16_t type, std::span<const std::uint8_t> body) {
-  return decode_as(type, body);
+  return detail::decode_variant<WireMessage>(type, body);
 }
 
 Result<ChunkView> decode_chunk_view(std::span<const std::uint8_t> body) {

@@ -38,7 +38,7 @@ std::array<std::uint8_t, kFrameHeaderSize> encode_header(const FrameHeader& h) {
 }
 
 Result<FrameHeader> decode_header(std::span<const std::uint8_t, kFrameHeaderSize> bytes,
-                                  std::uint32_t max_body) {
+                                  std::uint32_t max_body, std::uint16_t version) {
   FrameHeader h;
   h.magic = get_le<std::uint32_t>(bytes.data() + 0);
   h.version = get_le<std::uint16_t>(bytes.data() + 4);
@@ -48,9 +48,9 @@ Result<FrameHeader> decode_header(std::span<const std::uint8_t, kFrameHeaderSize
     return Status::error("bad frame magic " + hex32(h.magic) + " (expected " + hex32(kFrameMagic) +
                          ")");
   }
-  if (h.version != kProtocolVersion) {
+  if (h.version != version) {
     return Status::error("frame of protocol version " + std::to_string(h.version) + " (ours is " +
-                         std::to_string(kProtocolVersion) + ")");
+                         std::to_string(version) + ")");
   }
   if (h.length > max_body) {
     return Status::error("frame body of " + std::to_string(h.length) +

@@ -25,8 +25,9 @@ struct FrameHeader {
 };
 
 std::array<std::uint8_t, kFrameHeaderSize> encode_header(const FrameHeader& h);
-// Refuses a wrong magic, another protocol version, or a length above max_body.
+// Refuses a wrong magic, another protocol version than `version`, or a length above max_body.
 Result<FrameHeader> decode_header(std::span<const std::uint8_t, kFrameHeaderSize> bytes,
-                                  std::uint32_t max_body);
+                                  std::uint32_t max_body,
+                                  std::uint16_t version = kProtocolVersion);
 
 }  // namespace drift

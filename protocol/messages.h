@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "protocol/msg_type.h"
+#include "protocol/app_messages.h"
 #include "protocol/balance_messages.h"
 #include "protocol/fault_messages.h"
 #include "protocol/owner_messages.h"
@@ -561,6 +562,7 @@ using WireMessage =
                  BalanceRequest, JobNotice, CheckpointCopy, CheckpointAck, CheckpointCommit,
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
-                 DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest>;
+                 DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest, WorkerLost, AppOffer, AppOfferReply, AppPiece,
+                 AppStored, AppFetch>;
 
 }  // namespace drift

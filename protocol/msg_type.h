@@ -51,6 +51,14 @@ enum class MsgType : std::uint16_t {
   kBalanceRequest = 60,
   kBalanceReservation = 80,
   kGrainRequest = 81,
+  // a job's worker process died on a node (node -> root)
+  kWorkerLost = 82,
+  // applications' executables shipped with jobs (app_messages.h)
+  kAppOffer = 83,
+  kAppOfferReply = 84,
+  kAppPiece = 85,
+  kAppStored = 86,
+  kAppFetch = 87,
   // owner reclaim (DESIGN.md §9), client <-> daemon
   kOwnerRequest = 64,
   kOwnerReply = 65,
@@ -68,6 +76,22 @@ enum class MsgType : std::uint16_t {
   kNodeLeaving = 77,
   kDeputyOrder = 78,
   kCheckpointOffer = 79,
+  // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
+  kWorkerSetup = 100,
+  kWorkerCreate = 101,
+  kWorkerCreated = 102,
+  kWorkerStart = 103,
+  kWorkerTaskControl = 104,
+  kWorkerPause = 105,
+  kWorkerCapture = 106,
+  kWorkerCaptureSized = 107,
+  kWorkerCaptureDone = 108,
+  kWorkerInstall = 109,
+  kWorkerInstalled = 110,
+  kWorkerStateBytes = 111,
+  kWorkerStop = 112,
+  kWorkerReady = 113,
+  kWorkerEffects = 114,
 };
 
 const char* to_string(MsgType t);

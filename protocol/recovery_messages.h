@@ -160,6 +160,10 @@ struct JobRecord {
   // The splits and merges announced up to the committed step (all of them: the decomposition a
   // rollback to it returns to, and the changes its reduction goes again with).
   std::vector<StepGrainChange> grain{};
+  // What the application said of the job when it was submitted (its executable may not run on
+  // the deputy): how each reduced value combines (ReduceOp, 0..2), and its spare tasks.
+  std::vector<std::uint8_t> reduce_ops{};
+  std::uint32_t spare_tasks = 0;
 
   friend bool operator==(const JobRecord&, const JobRecord&) = default;
   template <class Archive>
@@ -167,7 +171,7 @@ struct JobRecord {
     ar(job, root, spec, generation);
     wire_bool(ar, committed);
     ar(step, values, primaries, buddies, steps_done, recoveries, steps_recomputed, migrations,
-       elapsed_s, step_s, grain);
+       elapsed_s, step_s, grain, reduce_ops, spare_tasks);
   }
 };
 
@@ -183,6 +187,24 @@ struct NodeLeaving {
   template <class Archive>
   void serialize(Archive& ar) {
     ar(job, node, reason);
+  }
+};
+
+// A node -> the job's root: the job's worker process on this node ended while it hosted tasks
+// (crashed, was killed, passed its memory limit): those tasks are gone; roll the job back. The
+// reason names how the worker ended and the last lines of its stderr.
+struct WorkerLost {
+  static constexpr MsgType kType = MsgType::kWorkerLost;
+  std::uint64_t job = 0;
+  std::uint32_t node = 0;
+  std::uint32_t generation = 0;
+  std::vector<std::uint32_t> tasks;  // the job's tasks it hosted
+  std::string reason;
+
+  friend bool operator==(const WorkerLost&, const WorkerLost&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, node, generation, tasks, reason);
   }
 };
 
@@ -240,8 +262,15 @@ struct JobAttach {
 
 // kWaiting: a task's copies are all on failed nodes; the job waits for one of them to restart
 // and offer its copies from disk (checkpoint.disk) before it fails.
-enum class JobNoticeKind : std::uint8_t { kRecovered = 1, kRootChanged = 2, kNotHere = 3, kWaiting = 4 };
-inline constexpr std::uint8_t kJobNoticeKindMax = 4;
+// kSatOut: live nodes that take no task of the job (no executable for their architecture).
+enum class JobNoticeKind : std::uint8_t {
+  kRecovered = 1,
+  kRootChanged = 2,
+  kNotHere = 3,
+  kWaiting = 4,
+  kSatOut = 5
+};
+inline constexpr std::uint8_t kJobNoticeKindMax = 5;
 
 // Root -> the job's client: something happened to the job that the user should know.
 struct JobNotice {

@@ -137,6 +137,48 @@ const char* to_string(MsgType t) {
       return "DeputyOrder";
     case MsgType::kCheckpointOffer:
       return "CheckpointOffer";
+    case MsgType::kAppOffer:
+      return "AppOffer";
+    case MsgType::kAppOfferReply:
+      return "AppOfferReply";
+    case MsgType::kAppPiece:
+      return "AppPiece";
+    case MsgType::kAppStored:
+      return "AppStored";
+    case MsgType::kAppFetch:
+      return "AppFetch";
+    case MsgType::kWorkerLost:
+      return "WorkerLost";
+    case MsgType::kWorkerSetup:
+      return "WorkerSetup";
+    case MsgType::kWorkerCreate:
+      return "WorkerCreate";
+    case MsgType::kWorkerCreated:
+      return "WorkerCreated";
+    case MsgType::kWorkerStart:
+      return "WorkerStart";
+    case MsgType::kWorkerTaskControl:
+      return "WorkerTaskControl";
+    case MsgType::kWorkerPause:
+      return "WorkerPause";
+    case MsgType::kWorkerCapture:
+      return "WorkerCapture";
+    case MsgType::kWorkerCaptureSized:
+      return "WorkerCaptureSized";
+    case MsgType::kWorkerCaptureDone:
+      return "WorkerCaptureDone";
+    case MsgType::kWorkerInstall:
+      return "WorkerInstall";
+    case MsgType::kWorkerInstalled:
+      return "WorkerInstalled";
+    case MsgType::kWorkerStateBytes:
+      return "WorkerStateBytes";
+    case MsgType::kWorkerStop:
+      return "WorkerStop";
+    case MsgType::kWorkerReady:
+      return "WorkerReady";
+    case MsgType::kWorkerEffects:
+      return "WorkerEffects";
     case MsgType::kFrameFaultsRequest:
       return "FrameFaultsRequest";
     case MsgType::kFrameFaultsReply:

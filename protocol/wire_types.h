@@ -91,12 +91,14 @@ struct MemberInfo {
   std::string name;
   std::string address;  // "host:port" the node listens on
   MemberState state = MemberState::kAlive;
+  std::string arch;     // "x86_64", "s390x", ...: which executable of a job it runs
 
   friend bool operator==(const MemberInfo&, const MemberInfo&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(node_id, incarnation, name, address);
     wire_enum<kMemberStateMax>(ar, state);
+    ar(arch);
   }
 };
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include <drift/status.h>
-#include "protocol/wire_types.h"
+#include <drift/types.h>
 
 namespace drift::apps {
 

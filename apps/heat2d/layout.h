@@ -15,7 +15,7 @@
 #include "apps/heat2d/heat2d_params.h"
 #include "apps/heat2d/tiling.h"
 #include "apps/heat2d/wire_optional.h"
-#include "protocol/wire_types.h"
+#include <drift/types.h>
 
 namespace drift::heat2d {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <drift/status.h>
-#include "protocol/wire_types.h"
+#include <drift/types.h>
 
 namespace drift::particles {
 

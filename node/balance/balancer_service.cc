@@ -1,6 +1,8 @@
 // Load balancing rounds and the receiver's re-check (balancer_service.h).
 #include "node/balance/balancer_service.h"
 
+#include "node/workers/job_binaries.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -141,9 +143,13 @@ void BalancerService::round() {
   send_moves(plan.moves);
 }
 
+// A task goes only where its job has an executable (the destination would refuse it).
 void BalancerService::send_moves(const std::vector<PlannedMove>& moves) {
   const balance::NodeLoad self = expected_load();
   for (const auto& m : moves) {
+    const Member* dest = members_.find(m.dest);
+    auto job = host_.job_info(m.task.job);
+    if (!dest || !job || !runs_on(job->spec, dest->info.arch)) continue;
     migration_.move(m.task, m.dest, BalanceBasis{true, m.load, self.load, self.capacity});
     ++counters_.balance_moves;
   }

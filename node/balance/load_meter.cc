@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "node/tasks/task_context.h"
+#include "node/tasks/handler_effects.h"
 
 namespace drift {
 

@@ -15,6 +15,7 @@
 #include "node/net/endpoint.h"
 #include "node/jobs/job_checkpoints.h"
 #include "node/config/owner_settings.h"
+#include "node/config/worker_settings.h"
 
 namespace drift {
 
@@ -58,6 +59,7 @@ struct NodeConfig {
   BalanceSettings balance;    // [balance]
   CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks
   OwnerSettings owner;        // [owner]: owner reclaim (DESIGN.md §9)
+  WorkerSettings worker;      // [worker]: worker processes and applications
   std::string config_file;
   // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.
   std::map<std::string, std::string> origin;

@@ -117,6 +117,36 @@ std::vector<KeySpec> key_specs() {
            dflt(number_text(d.balance.locality_weight))},
       {"balance.max_moves", "N",
        "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
+      {"worker.user", "NAME",
+       "when driftd runs as root, workers (the processes that run applications' tasks) run as "
+       "this user: auto = the drift system user if there is one, else nobody; daemon = driftd's "
+       "own user" +
+           dflt(d.worker.user)},
+      {"worker.nice", "N", "workers' nice value, 0..19" + dflt(std::to_string(d.worker.nice))},
+      {"worker.sched_idle", "BOOL",
+       "workers run under SCHED_IDLE: CPU only when no other program wants it" + dflt("true")},
+      {"worker.memory_limit", "BYTES|N%",
+       "memory one worker may use, in bytes or as a share of the machine's; 0 = no limit; a "
+       "memory cgroup where driftd may make one, else RLIMIT_AS" +
+           dflt(d.worker.memory_limit)},
+      {"worker.launcher", "COMMAND",
+       "prefix of every worker's command line, e.g. 'qemu-s390x -L /usr/s390x-linux-gnu'" +
+           dflt("none")},
+      {"worker.apps_path", "DIR:DIR",
+       "where applications named in a job (driftctl run heat2d) are found; DRIFT_APPS_PATH "
+       "overrides the default" +
+           dflt("<driftd's dir>/../lib/drift/apps")},
+      {"worker.cache_bytes", "BYTES",
+       "executables shipped with jobs are kept in node.data_dir/apps up to this size" +
+           dflt(std::to_string(d.worker.cache_bytes))},
+      {"worker.max_binary_bytes", "BYTES",
+       "largest executable a job may ship" + dflt(std::to_string(d.worker.max_binary_bytes))},
+      {"worker.stop_grace_ms", "MS",
+       "a worker told to stop is killed after this long" + dflt(millis_text(d.worker.stop_grace))},
+      {"worker.query_timeout_ms", "MS",
+       "an application's executable must answer a question (its options, a job's checksum) "
+       "within this long" +
+           dflt(millis_text(d.worker.query_timeout))},
       {"test.hooks", "BOOL",
        "TESTING ONLY: let clients change the frame faults below at run time (driftctl fault "
        "run); on when any of them is set" + dflt("false")},

@@ -1,4 +1,3 @@
-#include "node/tasks/app_registry.h"
 #include "node/jobs/job_coordinator.h"
 
 #include <spdlog/spdlog.h>
@@ -8,6 +7,7 @@
 #include <tuple>
 
 #include "node/jobs/placement.h"
+#include "node/workers/job_binaries.h"
 
 namespace drift {
 
@@ -24,13 +24,13 @@ double combine(ReduceOp op, double a, double b) {
 
 }  // namespace
 
-JobCoordinator::JobCoordinator(Messenger& messenger, const AppRegistry& apps,
-                               LocationCache& locations, CandidateSource candidates,
+JobCoordinator::JobCoordinator(Messenger& messenger, LocationCache& locations,
+                               CandidateSource candidates, AppOracle oracle,
                                CheckpointPolicy checkpoints)
     : messenger_(messenger),
-      apps_(apps),
       locations_(locations),
       candidates_(std::move(candidates)),
+      oracle_(std::move(oracle)),
       checkpoint_policy_(checkpoints) {}
 
 std::uint64_t JobCoordinator::next_job_id() {
@@ -44,13 +44,41 @@ void JobCoordinator::reply(const ConnectionPtr& client, WireMessage msg) {
 }
 
 void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
-  JobSpec spec = std::move(request.spec);
-  const Application* app = apps_.find(spec.app);
-  if (!app) return reply(client, JobFailed{0, "unknown application '" + spec.app + "'"});
-  if (auto st = app->validate(spec); !st) return reply(client, JobFailed{0, st.message()});
+  AppQuery query;
+  query.kind = AppQueryKind::kValidate;
+  query.spec = request.spec;
+  oracle_(query, [this, spec = std::move(request.spec), client](Result<AppAnswer> answer) {
+    if (!answer) return reply(client, JobFailed{0, answer.error()});
+    if (!answer->ok) return reply(client, JobFailed{0, spec.app + ": " + answer->error});
+    if (answer->reduce_ops.empty() || answer->reduce_ops.size() > 1024) {
+      return reply(client, JobFailed{0, spec.app + " names " +
+                                            std::to_string(answer->reduce_ops.size()) +
+                                            " reduced values (1..1024 may be)"});
+    }
+    // The application's own defaults, but drift's runtime options as the user gave them.
+    JobSpec checked = answer->spec;
+    checked.app = spec.app;
+    checked.runtime = spec.runtime;
+    start_job(std::move(checked), *answer, client);
+  });
+}
+
+void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client) {
+  if (spec.tasks == 0) return reply(client, JobFailed{0, "the job has no tasks (--tasks N)"});
+  if (app.spare_tasks >= spec.tasks) {
+    return reply(client, JobFailed{0, spec.app + " says " + std::to_string(app.spare_tasks) +
+                                          " of the " + std::to_string(spec.tasks) +
+                                          " tasks are spare: none would work"});
+  }
   auto candidates = candidates_();
   std::vector<std::pair<std::uint32_t, double>> nodes;
+  std::string sat_out;  // "node 3 (s390x), node 4 (s390x)"
   for (const auto& c : candidates) {
+    if (!runs_on(spec, c.arch)) {
+      sat_out += (sat_out.empty() ? "" : ", ") + std::string("node ") + std::to_string(c.node_id) +
+                 " (" + c.name + ", " + (c.arch.empty() ? "architecture unknown" : c.arch) + ")";
+      continue;
+    }
     if (c.available) nodes.emplace_back(c.node_id, c.capacity);
   }
   std::uint32_t chaos = 0, chaos_grain = 0;
@@ -79,17 +107,21 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   }
   auto policy = checkpoint_policy(spec);
   if (!policy) return reply(client, JobFailed{0, policy.error()});
-  std::vector<std::uint32_t> placement = place_job(spec.tasks, app->spare_tasks(spec), nodes);
+  std::vector<std::uint32_t> placement = place_job(spec.tasks, app.spare_tasks, nodes);
   if (placement.size() != spec.tasks) {
-    return reply(client, JobFailed{0, "no live, available node with capacity to place the tasks on"});
+    return reply(client, JobFailed{0, "no live, available node with capacity to place the tasks on" +
+                                          (sat_out.empty() ? std::string()
+                                                           : " (without an executable for their "
+                                                             "architecture: " + sat_out + ")")});
   }
   Job job;
   job.id = next_job_id();
   job.chaos_migrations = chaos;
   job.chaos_grain = chaos_grain;
-  job.grain.emplace(spec.tasks, app->spare_tasks(spec));
+  job.grain.emplace(spec.tasks, app.spare_tasks);
   job.spec = spec;
-  job.app = app;
+  job.reduce_ops = app.reduce_ops;
+  job.spare = app.spare_tasks;
   job.client = client;
   job.begin = std::chrono::steady_clock::now();
   job.results.resize(spec.tasks);
@@ -102,6 +134,12 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   std::uint64_t id = job.id;
   locations_.set_job(id, placement);
   jobs_.emplace(id, std::move(job));
+  if (!sat_out.empty()) {
+    const std::string text = sat_out + " take no task of the job: it has no executable for their "
+                                       "architecture";
+    spdlog::info("job {:#x}: {}", id, text);
+    reply(client, JobNotice{id, JobNoticeKind::kSatOut, 0, 0, 0, 0, text});
+  }
   for (auto& [node, indices] : by_node) {
     CreateTasks create{id, messenger_.self_id(), spec, placement, std::move(indices)};
     messenger_.send_to_node(node, std::move(create));
@@ -128,10 +166,10 @@ void JobCoordinator::on_contribution(const ReductionContribution& msg) {
   StepReduction& step = job->steps[msg.step];
   if (step.by_task.empty()) step.by_task.resize(job->spec.tasks);
   if (step.by_task[msg.task]) return;  // one contribution per task and step
-  if (msg.values.size() != job->app->reduction_ops().size()) {
+  if (msg.values.size() != job->reduce_ops.size()) {
     return fail(job->id, "task " + std::to_string(msg.task) + " contributed " +
                              std::to_string(msg.values.size()) + " values, expected " +
-                             std::to_string(job->app->reduction_ops().size()));
+                             std::to_string(job->reduce_ops.size()));
   }
   step.by_task[msg.task] = msg.values;
   if (++step.received == job->spec.tasks) complete_step(*job, msg.step);
@@ -139,7 +177,7 @@ void JobCoordinator::on_contribution(const ReductionContribution& msg) {
 
 // Combined in task-index order, so the result does not depend on placement or arrival order.
 void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
-  auto ops = job.app->reduction_ops();
+  const std::vector<ReduceOp>& ops = job.reduce_ops;
   StepReduction& r = job.steps[step];
   std::vector<double> values = *r.by_task[0];
   for (std::uint32_t t = 1; t < job.spec.tasks; ++t) {
@@ -198,6 +236,7 @@ std::uint64_t JobCoordinator::chaos_random() {
 // Moves random tasks to random other live nodes (xorshift; a testing aid, not a policy).
 void JobCoordinator::stir(const Job& job) {
   auto candidates = candidates_();
+  std::erase_if(candidates, [&](const PlacementCandidate& c) { return !runs_on(job.spec, c.arch); });
   if (candidates.size() < 2) return;
   auto next = [this] { return chaos_random(); };
   for (std::uint32_t k = 0; k < job.chaos_migrations; ++k) {
@@ -234,20 +273,36 @@ void JobCoordinator::on_task_finished(const TaskFinished& msg) {
   if (++job->finished == job->spec.tasks) complete_job(*job);
 }
 
+// The application combines the results (its executable here, a while): the job stays until it
+// answers; a rollback meanwhile makes the answer moot (it is of an older generation).
 void JobCoordinator::complete_job(Job& job) {
-  if (job.recovering) return;  // results of a generation being rolled back
-  std::vector<std::vector<std::uint8_t>> results;
-  for (auto& r : job.results) results.push_back(std::move(*r));
-  auto outcome = job.app->combine(job.spec, results);
-  if (!outcome) return fail(job.id, "combining the results failed: " + outcome.error());
+  if (job.recovering || job.combining) return;  // results of a generation being rolled back
+  job.combining = true;
+  AppQuery query;
+  query.kind = AppQueryKind::kCombine;
+  query.spec = job.spec;
+  for (auto& r : job.results) query.results.push_back(*r);
+  oracle_(query, [this, id = job.id, generation = job.generation](Result<AppAnswer> answer) {
+    on_combined(id, generation, std::move(answer));
+  });
+}
+
+void JobCoordinator::on_combined(std::uint64_t job_id, std::uint32_t generation,
+                                 Result<AppAnswer> answer) {
+  Job* found = find(job_id);
+  if (!found || found->generation != generation || !found->combining) return;
+  Job& job = *found;
+  job.combining = false;
+  if (!answer) return fail(job.id, "combining the results failed: " + answer.error());
+  if (!answer->ok) return fail(job.id, "combining the results failed: " + answer->error);
   JobResult res;
   res.job = job.id;
   res.app = job.spec.app;
-  res.checksum = outcome->checksum;
+  res.checksum = answer->checksum;
   res.steps = job.spec.steps;
   res.tasks = job.spec.tasks;
   res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.begin).count();
-  res.details = outcome->details;
+  res.details = answer->details;
   res.step_s = job.step_s;
   res.migrations = job.migrations;
   res.recoveries = job.recoveries;

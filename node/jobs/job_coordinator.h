@@ -22,7 +22,7 @@
 #include "migration/location_cache.h"
 #include "node/jobs/job_checkpoints.h"
 #include "node/jobs/job_grain.h"
-#include "node/tasks/app_registry.h"
+#include "protocol/app_query.h"
 #include "node/net/messenger.h"
 #include "node/net/peer_connection.h"
 #include "protocol/messages.h"
@@ -34,15 +34,21 @@ struct PlacementCandidate {
   std::string name;
   double capacity = 1;
   bool available = true;  // its owner lets it take work (DESIGN.md §9); others get no new tasks
+  std::string arch;       // a job of the user's own executable runs only where it has one
 };
 
 class JobCoordinator {
  public:
   using CandidateSource = std::function<std::vector<PlacementCandidate>()>;
+  // Asks the job's application (its executable on this node, node/workers/app_query_client.h)
+  // to check a spec (kValidate) or to combine the tasks' results (kCombine).
+  using AppOracle = std::function<void(const AppQuery& query,
+                                       std::function<void(Result<AppAnswer>)> answer)>;
 
-  JobCoordinator(Messenger& messenger, const AppRegistry& apps, LocationCache& locations,
-                 CandidateSource candidates, CheckpointPolicy checkpoints = {});
+  JobCoordinator(Messenger& messenger, LocationCache& locations, CandidateSource candidates,
+                 AppOracle oracle, CheckpointPolicy checkpoints = {});
 
+  // Asks the application to check the spec, then places and creates the job's tasks.
   void submit(RunRequest request, const ConnectionPtr& client);
   void on_tasks_created(const TasksCreated& msg);
   void on_contribution(const ReductionContribution& msg);
@@ -58,6 +64,8 @@ class JobCoordinator {
   void on_grain_request(const GrainRequest& request);
   // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
   void on_node_leaving(const NodeLeaving& leaving);
+  // A node's worker of the job died with tasks in it: roll back, or fail the second time.
+  void on_worker_lost(const WorkerLost& lost);
   // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over
   // when its root dies; a client that lost the root attaches to the job's new root.
   void set_deputy_source(std::function<std::uint32_t()> deputy) { deputy_ = std::move(deputy); }
@@ -107,7 +115,8 @@ class JobCoordinator {
   struct Job {
     std::uint64_t id = 0;
     JobSpec spec;
-    const Application* app = nullptr;
+    std::vector<ReduceOp> reduce_ops;  // the application's, one per reduced value
+    std::uint32_t spare = 0;           // its spare tasks (Application::spare_tasks)
     std::set<std::uint32_t> nodes;  // every node that hosted a task of the job
     std::set<std::uint32_t> created;
     std::map<std::uint64_t, StepReduction> steps;
@@ -133,9 +142,13 @@ class JobCoordinator {
     std::uint64_t steps_recomputed = 0;
     std::uint32_t deputy = 0;  // holds the job's record; 0: none yet
     std::optional<UnsentRecovery> unsent;  // a recovery no client heard of (it attaches later)
+    std::uint32_t workers_lost = 0;      // the second ends the job
+    bool combining = false;              // every task finished: the application combines
   };
 
   std::uint64_t next_job_id();
+  void start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client);
+  void on_combined(std::uint64_t job_id, std::uint32_t generation, Result<AppAnswer> answer);
   void complete_step(Job& job, std::uint64_t step);
   void complete_job(Job& job);
   void fail(std::uint64_t job_id, const std::string& reason);
@@ -166,9 +179,9 @@ class JobCoordinator {
   void take_over(const JobRecord& record, const std::string& why);
 
   Messenger& messenger_;
-  const AppRegistry& apps_;
   LocationCache& locations_;
   CandidateSource candidates_;
+  AppOracle oracle_;
   CheckpointPolicy checkpoint_policy_;
   std::function<std::uint32_t()> deputy_;
   std::map<std::uint64_t, JobRecord> records_;  // jobs we are the deputy of

@@ -9,6 +9,7 @@
 
 #include "node/jobs/job_coordinator.h"
 #include "node/jobs/placement.h"
+#include "node/workers/job_binaries.h"
 
 namespace drift {
 
@@ -108,7 +109,9 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
   std::set<std::uint32_t> live;
   std::vector<std::pair<std::uint32_t, double>> capacities;
   for (const auto& c : candidates_()) {
-    if ((c.node_id == failed && !failed_is_back) || !c.available) continue;
+    if ((c.node_id == failed && !failed_is_back) || !c.available || !runs_on(job.spec, c.arch)) {
+      continue;
+    }
     live.insert(c.node_id);
     capacities.emplace_back(c.node_id, c.capacity);
   }
@@ -134,7 +137,7 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
     r.from_start = false;
     r.step = job.checkpoints->committed()->step;
   } else {
-    placement = place_job(job.spec.tasks, job.app->spare_tasks(job.spec), capacities);
+    placement = place_job(job.spec.tasks, job.spare, capacities);
     if (placement.size() != job.spec.tasks) {
       return fail(job.id, cause + " and no live node is left to restart the job on");
     }
@@ -211,6 +214,24 @@ void JobCoordinator::sweep_awaiting(Job& job, Clock::time_point now) {
   char why[64];
   std::snprintf(why, sizeof why, "no node restarted with them within %g s", wait_s);
   fail(job.id, r.cause + " and the job cannot roll back: " + r.missing + ", and " + why);
+}
+
+void JobCoordinator::on_worker_lost(const WorkerLost& lost) {
+  Job* job = find(lost.job);
+  if (!job || lost.generation != job->generation) return;  // rolled back meanwhile
+  if (job->recovering && job->recovering->waiting.count(lost.node) == 0 && lost.tasks.empty()) {
+    return;
+  }
+  std::string tasks;
+  for (std::uint32_t t : lost.tasks) tasks += (tasks.empty() ? "" : ", ") + std::to_string(t);
+  const std::string cause = "on node " + std::to_string(lost.node) + ", " +
+                            (lost.tasks.size() == 1 ? "task " : "tasks ") +
+                            (tasks.empty() ? std::string("(none yet)") : tasks) + ": " +
+                            lost.reason;
+  if (++job->workers_lost >= 2) {
+    return fail(job->id, cause + " (the job's second lost worker: it ends here)");
+  }
+  recover(*job, 0, cause);
 }
 
 void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {

@@ -48,6 +48,8 @@ void JobCoordinator::send_record(Job& job) {
   r.elapsed_s = std::chrono::duration<double>(Clock::now() - job.begin).count();
   r.step_s = job.step_s;
   if (r.committed) r.grain = job.grain->history(r.step);
+  for (ReduceOp op : job.reduce_ops) r.reduce_ops.push_back(static_cast<std::uint8_t>(op));
+  r.spare_tasks = job.spare;
   messenger_.send_to_node(deputy, std::move(r));
 }
 
@@ -72,9 +74,11 @@ void JobCoordinator::on_deputy_order(const DeputyOrder& order, std::uint32_t fro
 
 void JobCoordinator::take_over(const JobRecord& record, const std::string& why) {
   records_.erase(record.job);
-  const Application* app = apps_.find(record.spec.app);
   auto policy = checkpoint_policy(record.spec);
-  if (!app || !policy || record.spec.tasks == 0) {
+  const bool ops_valid = !record.reduce_ops.empty() &&
+                         std::all_of(record.reduce_ops.begin(), record.reduce_ops.end(),
+                                     [](std::uint8_t op) { return op <= kReduceOpWireMax; });
+  if (!ops_valid || !policy || record.spec.tasks == 0 || record.spare_tasks >= record.spec.tasks) {
     spdlog::warn("job {:#x}: {} and this deputy cannot run it", record.job, why);
     return;
   }
@@ -82,7 +86,8 @@ void JobCoordinator::take_over(const JobRecord& record, const std::string& why) 
   Job job;
   job.id = record.job;
   job.spec = record.spec;
-  job.app = app;
+  for (std::uint8_t op : record.reduce_ops) job.reduce_ops.push_back(static_cast<ReduceOp>(op));
+  job.spare = record.spare_tasks;
   job.begin = Clock::now() - std::chrono::duration_cast<Clock::duration>(
                                  std::chrono::duration<double>(record.elapsed_s));
   job.results.resize(record.spec.tasks);
@@ -103,7 +108,7 @@ void JobCoordinator::take_over(const JobRecord& record, const std::string& why) 
   job.steps_recomputed = record.steps_recomputed;
   job.migrations = record.migrations;
   job.step_s = record.step_s;
-  job.grain.emplace(record.spec.tasks, app->spare_tasks(record.spec));
+  job.grain.emplace(record.spec.tasks, job.spare);
   if (record.committed) job.grain->adopt(record.grain);
   job.started = true;
   const std::uint64_t id = job.id;

@@ -16,6 +16,7 @@ bool supersedes(const MemberInfo& claim, const MemberInfo& known) {
 void adopt_address(MemberInfo& known, const MemberInfo& claim) {
   if (!claim.name.empty()) known.name = claim.name;
   if (!claim.address.empty()) known.address = claim.address;
+  if (!claim.arch.empty()) known.arch = claim.arch;
 }
 
 bool contains(const std::vector<MemberInfo>& infos, std::uint32_t id) {
@@ -48,7 +49,7 @@ std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoi
   if (it == members_.end()) return learn(info, now);
   Member& m = it->second;
   if (!supersedes(info, m.info)) {
-    if (m.info.address.empty()) adopt_address(m.info, info);
+    if (m.info.address.empty() || m.info.arch.empty()) adopt_address(m.info, info);
     return {};
   }
   adopt_address(m.info, info);

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "node/net/out_frame.h"
+#include "protocol/out_frame.h"
 #include "protocol/messages.h"
 
 namespace drift {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "migration/buffer_pool.h"
-#include "node/net/out_frame.h"
+#include "protocol/out_frame.h"
 #include "protocol/codec.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"

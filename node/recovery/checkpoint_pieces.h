@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "node/net/out_frame.h"
+#include "protocol/out_frame.h"
 #include "protocol/recovery_messages.h"
 
 namespace drift {

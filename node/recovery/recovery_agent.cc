@@ -1,4 +1,3 @@
-#include "node/tasks/app_registry.h"
 #include "node/recovery/recovery_agent.h"
 
 #include <spdlog/spdlog.h>
@@ -8,12 +7,8 @@
 namespace drift {
 
 RecoveryAgent::RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations,
-                             const AppRegistry& apps, Hooks hooks)
-    : messenger_(messenger),
-      host_(host),
-      locations_(locations),
-      apps_(apps),
-      hooks_(std::move(hooks)) {}
+                             Hooks hooks)
+    : messenger_(messenger), host_(host), locations_(locations), hooks_(std::move(hooks)) {}
 
 void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const CheckpointState& saved) {
   if (host_.generation(task.job) != generation) return;  // rolled back meanwhile
@@ -175,15 +170,11 @@ Status RecoveryAgent::restore(const JobRollback& rollback) {
     return Status::error("the job is already at generation " +
                          std::to_string(host_.generation(rollback.job)));
   }
-  const Application* app = apps_.find(rollback.spec.app);
-  if (!app) return Status::error("unknown application '" + rollback.spec.app + "'");
   auto info = std::make_shared<JobInfo>();
   info->id = rollback.job;
   info->root = rollback.root;
   info->generation = rollback.generation;
   info->spec = rollback.spec;
-  info->app = app;
-  if (auto st = app->validate(info->spec); !st) return st;
   std::vector<std::pair<std::uint32_t, TaskHost::SavedState>> restore;
   for (std::uint32_t index : rollback.restore) {
     TaskHost::SavedState state;

@@ -15,12 +15,11 @@
 #include <memory>
 
 #include "migration/location_cache.h"
-#include "node/tasks/app_registry.h"
 #include "node/recovery/checkpoint_disk.h"
 #include "node/recovery/checkpoint_pieces.h"
 #include "node/recovery/checkpoint_store.h"
 #include "node/net/messenger.h"
-#include "node/tasks/task_context.h"
+#include "node/tasks/handler_effects.h"
 #include "node/tasks/task_host.h"
 #include "protocol/messages.h"
 
@@ -36,8 +35,7 @@ class RecoveryAgent {
     std::uint32_t chunk_bytes = 1u << 20;                 // largest piece of a copy in one frame
   };
 
-  RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations,
-                const AppRegistry& apps, Hooks hooks);
+  RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations, Hooks hooks);
 
   // A task here saved its state at a checkpoint (HandlerEffects::checkpoint).
   void on_saved(TaskId task, std::uint32_t generation, const CheckpointState& saved);
@@ -71,7 +69,6 @@ class RecoveryAgent {
   Messenger& messenger_;
   TaskHost& host_;
   LocationCache& locations_;
-  const AppRegistry& apps_;
   Hooks hooks_;
   CheckpointStore store_;
   CheckpointAssembler pieces_;

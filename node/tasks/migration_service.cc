@@ -1,5 +1,7 @@
-#include "node/tasks/app_registry.h"
 #include "node/tasks/migration_service.h"
+
+#include "node/workers/job_binaries.h"
+#include "node/workers/machine_arch.h"
 
 #include <spdlog/spdlog.h>
 
@@ -26,7 +28,7 @@ std::size_t chunk_frame_prefix() {
 
 MigrationService::MigrationService(Messenger& messenger, TaskHost& host, MessageRouter& router,
                                    LocationCache& cache, ForwardingTable& pointers,
-                                   NodeCounters& counters, const AppRegistry& apps, Params params,
+                                   NodeCounters& counters, Params params,
                                    IsAlive is_alive, FreeMemory free, JobEnded job_ended)
     : messenger_(messenger),
       host_(host),
@@ -34,7 +36,6 @@ MigrationService::MigrationService(Messenger& messenger, TaskHost& host, Message
       cache_(cache),
       pointers_(pointers),
       counters_(counters),
-      apps_(apps),
       params_(params),
       is_alive_(std::move(is_alive)),
       free_memory_(std::move(free)),
@@ -259,8 +260,10 @@ void MigrationService::finish(TaskId task, bool ok, const std::string& reason,
 std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer) const {
   if (!params_.accept) return "node " + std::to_string(messenger_.self_id()) +
                               " does not accept tasks (unavailable)";
-  if (!apps_.find(offer.spec.app)) return "unknown application '" + offer.spec.app + "'";
   if (job_ended_(offer.task.job)) return "the job has ended";
+  if (!runs_on(offer.spec, machine_arch())) {
+    return std::string("the job has no executable for this node's architecture, ") + machine_arch();
+  }
   if (host_.knows_job(offer.task.job) && host_.generation(offer.task.job) != offer.generation) {
     return "the task is of generation " + std::to_string(offer.generation) + ", the job here of " +
            std::to_string(host_.generation(offer.task.job)) + " (it rolled back)";
@@ -342,8 +345,6 @@ Result<std::shared_ptr<const JobInfo>> MigrationService::job_for(
   made->root = offer.root;
   made->generation = offer.generation;
   made->spec = offer.spec;
-  made->app = apps_.find(offer.spec.app);
-  if (auto st = made->app->validate(made->spec); !st) return st;
   return std::shared_ptr<const JobInfo>(std::move(made));
 }
 

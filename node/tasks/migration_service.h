@@ -19,7 +19,6 @@
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
 #include "migration/state_transfer.h"
-#include "node/tasks/app_registry.h"
 #include "node/balance/load_reservations.h"
 #include "node/tasks/message_router.h"
 #include "node/net/messenger.h"
@@ -48,7 +47,7 @@ class MigrationService {
 
   MigrationService(Messenger& messenger, TaskHost& host, MessageRouter& router,
                    LocationCache& cache, ForwardingTable& pointers, NodeCounters& counters,
-                   const AppRegistry& apps, Params params, IsAlive is_alive, FreeMemory free,
+                   Params params, IsAlive is_alive, FreeMemory free,
                    JobEnded job_ended);
 
   // A command arrived (or was made here): move the task if it lives here, else pass it on.
@@ -141,7 +140,6 @@ class MigrationService {
   LocationCache& cache_;
   ForwardingTable& pointers_;
   NodeCounters& counters_;
-  const AppRegistry& apps_;
   Params params_;
   IsAlive is_alive_;
   FreeMemory free_memory_;

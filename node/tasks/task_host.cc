@@ -1,230 +1,395 @@
-#include "node/tasks/app_registry.h"
+// TaskHost's side towards the daemon: jobs, tasks, deliveries, moves, rollbacks. The frames its
+// workers send are taken in task_host_worker.cc.
 #include "node/tasks/task_host.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
-#include <exception>
+#include <cstdio>
 
 #include "migration/location_cache.h"
-#include "migration/state_writer.h"
-#include "node/tasks/hosted_task_state.h"
-#include <drift/archives.h>
+#include "protocol/worker_codec.h"
 
 namespace drift {
 
 namespace {
 
-TaskGrain grain_of(const Task& task) { return TaskGrain{task.can_split(), task.merge_partner()}; }
+// Payloads at least this large are written from their own buffer instead of being copied.
+constexpr std::size_t kZeroCopyBytes = 64u << 10;
+
+std::string job_label(std::uint64_t job) {
+  char text[32];
+  std::snprintf(text, sizeof text, "job %#llx", static_cast<unsigned long long>(job));
+  return text;
+}
 
 }  // namespace
 
-TaskMessage reduction_message(TaskId to, std::uint64_t step,
-                              const std::shared_ptr<const std::vector<std::uint8_t>>& values,
-                              std::uint32_t generation, bool checkpoint) {
-  TaskMessage m;
-  m.from = TaskId{to.job, kRootSender};
-  m.to = to;
-  m.seq = step + 1;
-  m.tag = checkpoint ? kCheckpointTag : kReducedTag;
-  m.generation = generation;
-  m.payload = *values;
-  return m;
+TaskHost::TaskHost(asio::io_context& io, const Containment& containment, Params params,
+                   Hooks hooks)
+    : io_(io),
+      containment_(containment),
+      params_(std::move(params)),
+      hooks_(std::move(hooks)),
+      alive_(std::make_shared<bool>(true)) {}
+
+TaskHost::~TaskHost() {
+  *alive_ = false;
+  end_all();
 }
 
-TaskHost::TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps,
-                   EffectsSink sink, std::uint32_t inline_us, const Emulator* emulator)
-    : io_(io),
-      pool_(pool),
-      apps_(apps),
-      sink_(std::move(sink)),
-      inline_us_(inline_us),
-      emulator_(emulator) {}
+void TaskHost::end_all() {
+  std::vector<std::uint64_t> ids = jobs();
+  for (std::uint64_t job : ids) {
+    if (HostedJob* hosted = find_job(job)) {
+      fail_pending(*hosted, "the daemon is stopping");
+      if (hosted->worker) hosted->worker->kill();
+    }
+  }
+  for (auto& [ptr, worker] : stopping_) worker->kill();
+  stopping_.clear();
+  jobs_.clear();
+}
 
-Status TaskHost::create(const CreateTasks& req) {
-  if (jobs_.count(req.job)) return Status::error("job " + std::to_string(req.job) + " exists");
-  const Application* app = apps_.find(req.spec.app);
-  if (!app) return Status::error("unknown application '" + req.spec.app + "'");
-  JobSpec spec = req.spec;
-  if (auto st = app->validate(spec); !st) return st;
+TaskHost::HostedJob& TaskHost::job_entry(std::shared_ptr<const JobInfo> info) {
+  HostedJob& hosted = jobs_[info->id];
+  if (!hosted.info) hosted.info = std::move(info);
+  return hosted;
+}
+
+// Finds the job's executable for this node, then starts its worker; frames meanwhile wait.
+void TaskHost::launch(std::uint64_t job) {
+  HostedJob* hosted = find_job(job);
+  if (!hosted || hosted->worker || hosted->launching) return;
+  hosted->launching = true;
+  const std::uint32_t generation = hosted->info->generation;
+  hooks_.executable(*hosted->info, [this, job, generation, alive = alive_](Result<std::string> path) {
+    if (*alive) on_executable(job, generation, std::move(path));
+  });
+}
+
+void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
+                             Result<std::string> path) {
+  HostedJob* hosted = find_job(job);
+  if (!hosted || hosted->info->generation != generation || !hosted->launching) return;
+  hosted->launching = false;
+  const std::string label = job_label(job);
+  if (!path) {
+    hosted->launch_error = path.error();
+    spdlog::warn("{}: no worker: {}", label, path.error());
+    fail_pending(*hosted, path.error());
+    return;
+  }
+  LaunchSpec spec;
+  spec.executable = *path;
+  spec.launcher = params_.launcher;
+  spec.cgroup_name = "drift-" + std::to_string(params_.node) + "-" + std::to_string(job) + "-" +
+                     std::to_string(generation);
+  auto worker = WorkerProcess::start(io_, spec, containment_, params_.max_frame + 4096, label,
+                                     WorkerProcess::Events{});
+  if (!worker) {
+    hosted->launch_error = worker.error();
+    spdlog::warn("{}: its worker did not start: {}", label, worker.error());
+    fail_pending(*hosted, "its worker did not start: " + worker.error());
+    return;
+  }
+  hosted->worker = *worker;
+  const WorkerProcess* id = hosted->worker.get();
+  // Set after start: they must know which worker it was, and the job may have a newer one.
+  hosted->worker->on_message([this, job, id, alive = alive_](WorkerMessage&& msg) {
+    if (*alive) on_worker_message(job, id, std::move(msg));
+  });
+  hosted->worker->on_gone([this, job, id, alive = alive_](const WorkerProcess::Ending& ending) {
+    if (*alive) on_worker_gone(job, id, ending);
+  });
+  spdlog::debug("{}: worker pid {} started from {}", label, hosted->worker->pid(), *path);
+  WorkerSetup setup;
+  setup.job = job;
+  setup.root = hosted->info->root;
+  setup.generation = hosted->info->generation;
+  setup.node = params_.node;
+  setup.spec = hosted->info->spec;
+  setup.threads = params_.threads;
+  setup.inline_us = params_.inline_us;
+  setup.max_payload = params_.max_frame > 4096 ? params_.max_frame - 4096 : params_.max_frame;
+  setup.piece_bytes = params_.piece_bytes;
+  if (const Emulator* e = params_.emulator; e && e->enabled()) {
+    setup.emulate_speed = e->settings().speed;
+    setup.emulate_unit_rate = e->settings().unit_rate;
+    for (const LoadRamp& r : e->settings().load) {
+      setup.emulate_load.push_back({r.start_s, r.ramp_s, r.level});
+    }
+    setup.emulate_elapsed_s = e->seconds_since_start(Emulator::Clock::now());
+  }
+  hosted->worker->send(setup);
+  for (auto& [frame, bulk] : hosted->unsent) hosted->worker->send(std::move(frame), bulk);
+  hosted->unsent.clear();
+}
+
+void TaskHost::send(HostedJob& hosted, Frame frame, bool bulk) {
+  if (hosted.worker) return hosted.worker->send(std::move(frame), bulk);
+  if (!hosted.launch_error.empty()) return;  // nothing will run: what waits was told
+  hosted.unsent.emplace_back(std::move(frame), bulk);
+  launch(hosted.info->id);
+}
+
+void TaskHost::send(HostedJob& hosted, const WorkerMessage& msg) {
+  send(hosted, make_frame(encode_worker(msg)));
+}
+
+void TaskHost::send_message(HostedJob& hosted, TaskMessage&& msg) {
+  if (msg.payload.size() < kZeroCopyBytes) return send(hosted, make_frame(encode_worker(msg)));
+  auto payload = std::make_shared<const std::vector<std::uint8_t>>(std::move(msg.payload));
+  msg.payload.clear();
+  Frame frame = make_frame(encode_worker_prefix(msg, payload->size()));
+  frame.tail = std::span<const std::uint8_t>(*payload);
+  frame.tail_owner = std::move(payload);
+  send(hosted, std::move(frame));
+}
+
+// In pieces of at most piece_bytes, each a frame whose tail points into the state (no copy).
+void TaskHost::send_state(HostedJob& hosted, std::uint32_t index,
+                          std::shared_ptr<const void> owner, std::span<const std::uint8_t> bytes) {
+  const WorkerStateBytes head{StateBytesKind::kInstall, index, 0, {}};
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::size_t n = std::min<std::size_t>(params_.piece_bytes, bytes.size() - at);
+    Frame frame = make_frame(encode_worker_prefix(head, n));
+    frame.tail = bytes.subspan(at, n);
+    frame.tail_owner = owner;
+    send(hosted, std::move(frame), true);
+    at += n;
+  }
+}
+
+void TaskHost::create(const CreateTasks& req, Done done) {
+  if (HostedJob* existing = find_job(req.job); existing && !existing->tasks.empty()) {
+    return done(Status::error("job " + std::to_string(req.job) + " exists here"));
+  }
+  for (std::uint32_t index : req.indices) {
+    if (index >= req.spec.tasks) {
+      return done(Status::error("task index " + std::to_string(index) + " outside the job's " +
+                                std::to_string(req.spec.tasks) + " tasks"));
+    }
+  }
   auto info = std::make_shared<JobInfo>();
   info->id = req.job;
   info->root = req.root;
-  info->spec = std::move(spec);
-  info->app = app;
-  HostedJob hosted;
-  hosted.info = info;
-  for (std::uint32_t index : req.indices) {
-    if (index >= info->spec.tasks) {
-      return Status::error("task index " + std::to_string(index) + " outside the job's " +
-                           std::to_string(info->spec.tasks) + " tasks");
-    }
-    auto task = app->create_task(info->spec, index);
-    if (!task) {
-      return Status::error(req.spec.app + " made no task for index " + std::to_string(index));
-    }
-    TaskId id{req.job, index};
-    loads_[id] = task->load();
-    grains_[id] = grain_of(*task);
-    hosted.tasks.emplace(index, std::make_shared<TaskSlot>(id, info, std::move(task), pool_));
-  }
-  jobs_.emplace(req.job, std::move(hosted));
-  return Status::ok();
+  info->spec = req.spec;
+  HostedJob& hosted = job_entry(info);
+  for (std::uint32_t index : req.indices) hosted.tasks[index];
+  hosted.creating.emplace_back(req.indices, std::move(done));
+  send(hosted, WorkerCreate{req.indices});
 }
 
 void TaskHost::start(std::uint64_t job) {
-  auto it = jobs_.find(job);
-  if (it == jobs_.end() || it->second.started) return;
-  it->second.started = true;
-  for (auto& [index, slot] : it->second.tasks) {
-    run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
-  }
+  HostedJob* hosted = find_job(job);
+  if (!hosted || hosted->started) return;
+  hosted->started = true;
+  send(*hosted, WorkerStart{});
 }
 
 bool TaskHost::deliver(TaskMessage&& msg, std::uint32_t from_node) {
-  auto slot = find(msg.to);
-  if (!slot) return false;
-  if (msg.generation != slot->job->generation) {
+  HostedJob* hosted = find_job(msg.to.job);
+  if (!hosted) return false;
+  auto task = hosted->tasks.find(msg.to.index);
+  if (task == hosted->tasks.end()) return false;
+  if (msg.generation != hosted->info->generation) {
     spdlog::debug("dropped a message for task {}:{} of generation {} (the task's is {})",
-                  msg.to.job, msg.to.index, msg.generation, slot->job->generation);
+                  msg.to.job, msg.to.index, msg.generation, hosted->info->generation);
     return true;
   }
-  if (slot->frozen || paused_) {
-    slot->held.push_back(HeldMessage{std::move(msg), from_node});
+  if (task->second.frozen || paused_) {
+    task->second.held.push_back(HeldMessage{std::move(msg), from_node});
     return true;
   }
-  post_delivery(slot, std::move(msg));
+  send_message(*hosted, std::move(msg));
   return true;
-}
-
-void TaskHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg) {
-  auto shared = std::make_shared<TaskMessage>(std::move(msg));
-  run(slot, [shared](TaskSlot& s, TaskContext& ctx) {
-    // A checkpointed reduction: the state is saved before the task takes it, so after a rollback
-    // the root's resent reduction is the next message on its channel. It is always the next one
-    // (every task contributed to its step, so each took the previous reduction).
-    if (shared->tag == kCheckpointTag && shared->from.index == kRootSender &&
-        s.receiver.next_expected(shared->from) == shared->seq) {
-      ctx.effects().checkpoint = CheckpointState{shared->seq - 1, save(s)};
-    }
-    for (auto& m : s.receiver.accept(std::move(*shared))) {
-      if (s.finished) break;
-      if (m.from.index == kRootSender) {
-        ReducedPayload reduced;
-        if (auto st = decode_portable(m.payload, reduced); !st) {
-          throw std::runtime_error("bad reduction payload: " + st.message());
-        }
-        if (!reduced.changes.empty()) s.task->regrain(ctx, m.seq - 1, reduced.changes);
-        s.task->reduced(ctx, m.seq - 1, reduced.values);
-      } else {
-        s.task->receive(ctx, Message{m.from, m.tag, std::move(m.payload)});
-      }
-    }
-  });
 }
 
 void TaskHost::end(std::uint64_t job) {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) return;
-  for (auto& [index, slot] : it->second.tasks) {
-    slot->stopped = true;
-    loads_.erase(slot->id);
-    grains_.erase(slot->id);
-  }
+  fail_pending(it->second, "the job ended here");
+  stop_worker(it->second);
   jobs_.erase(it);
 }
 
+void TaskHost::stop_worker(HostedJob& hosted) {
+  if (!hosted.worker) return;
+  std::shared_ptr<WorkerProcess> worker = std::move(hosted.worker);
+  const WorkerProcess* id = worker.get();
+  stopping_[id] = worker;
+  worker->on_message([](WorkerMessage&&) {});  // the job it ran is over here
+  worker->on_gone([this, id, alive = alive_](const WorkerProcess::Ending& ending) {
+    if (!*alive) return;
+    if (!ending.expected) spdlog::debug("a stopped worker {}", ending.how);
+    stopping_.erase(id);
+  });
+  worker->stop(params_.stop_grace);
+}
+
 Status TaskHost::freeze(TaskId task) {
-  auto slot = find(task);
-  if (!slot) return Status::error("task does not live here");
-  if (!jobs_.at(task.job).started) return Status::error("the job is not running here yet");
-  if (slot->frozen) return Status::error("task is already migrating");
-  if (slot->finished) return Status::error("task has finished");
-  slot->frozen = true;
+  HostedJob* hosted = find_job(task.job);
+  HostedTask* t = find(task);
+  if (!t) return Status::error("task does not live here");
+  if (!hosted->started) return Status::error("the job is not running here yet");
+  if (t->frozen) return Status::error("task is already migrating");
+  if (t->finished) return Status::error("task has finished");
+  t->frozen = true;
+  send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kFreeze});
   return Status::ok();
 }
 
-// Runs on the strand after every handler posted before it: the state is between two handlers.
 void TaskHost::capture(TaskId task, CaptureSink sink) {
-  auto slot = find(task);
-  if (!slot || !slot->frozen) {
-    sink.done(Status::error("task is not frozen here"));
-    return;
-  }
-  auto shared = std::make_shared<CaptureSink>(std::move(sink));
-  slot->queued.fetch_add(1, std::memory_order_relaxed);
-  asio::post(slot->strand, [this, slot, shared] {
-    Status status = write_state(*slot, shared);
-    slot->queued.fetch_sub(1, std::memory_order_release);
-    asio::post(io_, [shared, status = std::move(status)] { shared->done(status); });
-  });
+  HostedJob* hosted = find_job(task.job);
+  HostedTask* t = find(task);
+  if (!t || !t->frozen) return sink.done(Status::error("task is not frozen here"));
+  Capture& c = hosted->captures[task.index];
+  if (c.sink.done) c.sink.done(Status::error("a newer capture of the task began"));
+  c = Capture{++hosted->attempts, std::move(sink), 0};
+  send(*hosted, WorkerCapture{task.index, c.attempt, c.sink.piece_bytes});
 }
 
-// The worker's part of capture(): counts the state, then writes it in pieces.
-Status TaskHost::write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>& sink) {
-  if (slot.finished || slot.stopped) return Status::error("task has finished");
-  try {
-    ByteCounter counter;
-    {
-      PortableOutputArchive ar(counter);
-      save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
+std::vector<HeldMessage> TaskHost::release(TaskId task) {
+  HostedJob* hosted = find_job(task.job);
+  HostedTask* t = find(task);
+  if (!t) return {};
+  std::vector<HeldMessage> held = std::move(t->held);
+  hosted->tasks.erase(task.index);
+  hosted->captures.erase(task.index);
+  send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kRelease});
+  return held;
+}
+
+void TaskHost::resume(TaskId task) {
+  HostedJob* hosted = find_job(task.job);
+  HostedTask* t = find(task);
+  if (!t || !t->frozen) return;
+  t->frozen = false;
+  send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kResume});
+  if (paused_) return;  // unpause() delivers what it holds
+  std::vector<HeldMessage> held = std::move(t->held);
+  t->held.clear();
+  for (auto& h : held) send_message(*hosted, std::move(h.msg));
+}
+
+void TaskHost::pause() {
+  if (paused_) return;
+  paused_ = true;
+  for (auto& [id, hosted] : jobs_) send(hosted, WorkerPause{true});
+}
+
+void TaskHost::unpause() {
+  if (!paused_) return;
+  paused_ = false;
+  for (auto& [id, hosted] : jobs_) {
+    send(hosted, WorkerPause{false});
+    for (auto& [index, t] : hosted.tasks) {
+      if (t.frozen) continue;
+      std::vector<HeldMessage> held = std::move(t.held);
+      t.held.clear();
+      for (auto& h : held) send_message(hosted, std::move(h.msg));
     }
-    const std::uint64_t total = counter.count();
-    asio::post(io_, [sink, total] { sink->sized(total); });
-    auto emit = [this, sink](std::uint32_t index, BufferPool::Ptr piece) {
-      asio::post(io_, [sink, index, piece = std::move(piece)]() mutable {
-        sink->piece(index, std::move(piece));
+  }
+}
+
+void TaskHost::begin_install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                             std::uint64_t total, InstallDone done) {
+  HostedJob& hosted = job_entry(std::move(job));
+  Installing& in = hosted.installing[task.index];
+  in.epoch = epoch;
+  in.done = std::move(done);
+  send(hosted, WorkerInstall{task.index, total, true});
+}
+
+void TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                       std::shared_ptr<const StatePieces> state, InstallDone done) {
+  if (find(task)) return done(Status::error("task already lives here"));
+  if (HostedJob* h = find_job(task.job); h && h->installing.count(task.index)) {
+    return done(Status::error("task is already arriving here"));
+  }
+  std::uint64_t total = 0;
+  for (const auto& span : state->spans()) total += span.size();
+  begin_install(job, task, epoch, total, std::move(done));
+  HostedJob& hosted = *find_job(task.job);
+  for (const auto& span : state->spans()) send_state(hosted, task.index, state, span);
+}
+
+void TaskHost::install_streaming(std::shared_ptr<const JobInfo> job, TaskId task,
+                                 std::uint64_t epoch, std::shared_ptr<StateStream> state,
+                                 InstallDone done) {
+  if (find(task)) return done(Status::error("task already lives here"));
+  if (HostedJob* h = find_job(task.job); h && h->installing.count(task.index)) {
+    return done(Status::error("task is already arriving here"));
+  }
+  begin_install(job, task, epoch, state->total(), std::move(done));
+  HostedJob& hosted = *find_job(task.job);
+  Installing& in = hosted.installing[task.index];
+  in.stream = state;
+  const std::uint64_t id = task.job;
+  const std::uint32_t generation = hosted.info->generation;
+  // The chunks are read as they arrive, on a thread of its own (the reads wait for the network),
+  // and each is handed to the worker on the network thread.
+  in.pump = std::thread([this, state, id, generation, index = task.index, alive = alive_] {
+    try {
+      std::size_t left = state->total();
+      while (left > 0) {
+        const std::span<const std::uint8_t> piece = state->next();
+        auto copy = std::make_shared<const std::vector<std::uint8_t>>(piece.begin(), piece.end());
+        left -= piece.size();
+        asio::post(io_, [this, copy, id, generation, index, alive] {
+          if (!*alive) return;
+          HostedJob* h = find_job(id);
+          if (!h || h->info->generation != generation || !h->installing.count(index)) return;
+          send_state(*h, index, copy, *copy);
+        });
+      }
+    } catch (const std::exception& e) {
+      const std::string why = e.what();
+      asio::post(io_, [this, id, generation, index, why, alive] {
+        if (!*alive) return;
+        HostedJob* h = find_job(id);
+        if (!h || h->info->generation != generation) return;
+        auto it = h->installing.find(index);
+        if (it == h->installing.end()) return;
+        InstallDone d = std::move(it->second.done);
+        if (it->second.pump.joinable()) it->second.pump.detach();
+        h->installing.erase(it);
+        if (h->worker) h->worker->refuse("a task's state stopped arriving (" + why + ")");
+        if (d) d(Status::error(why));
       });
-    };
-    StateWriter writer(BufferPool::shared(), sink->piece_bytes, sink->piece_front, total, emit,
-                       sink->cancel.get());
-    {
-      PortableOutputArchive ar(writer);
-      save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
     }
-    writer.finish();
-    return Status::ok();
-  } catch (const std::exception& e) {
-    return Status::error(std::string("saving the task's state failed: ") + e.what());
-  }
-}
-
-std::shared_ptr<const std::vector<std::uint8_t>> TaskHost::save(TaskSlot& slot) {
-  PortableOutputArchive ar;
-  save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
-  return std::make_shared<const std::vector<std::uint8_t>>(std::move(ar).take_bytes());
+  });
 }
 
 Status TaskHost::rollback(std::shared_ptr<const JobInfo> info,
                           const std::vector<std::pair<std::uint32_t, SavedState>>& tasks) {
-  HostedJob hosted;
-  hosted.info = info;
   for (const auto& [index, state] : tasks) {
-    const TaskId id{info->id, index};
     if (index >= info->spec.tasks) {
       return Status::error("task index " + std::to_string(index) + " outside the job's " +
                            std::to_string(info->spec.tasks) + " tasks");
     }
-    Result<std::shared_ptr<TaskSlot>> slot = Status::error("");
-    if (state) {
-      slot = restore(info, id, std::span<const std::uint8_t>(*state));
-    } else if (auto task = info->app->create_task(info->spec, index)) {
-      slot = std::make_shared<TaskSlot>(id, info, std::move(task), pool_);
-    } else {
-      slot = Status::error(info->spec.app + " made no task for index " + std::to_string(index));
-    }
-    if (!slot) return Status::error("task " + std::to_string(index) + ": " + slot.error());
-    hosted.tasks.emplace(index, std::move(slot).value());
   }
   end(info->id);
-  for (const auto& [index, slot] : hosted.tasks) {
-    slot->epoch = generation_epoch(info->generation);
-    loads_[slot->id] = slot->task->load();
-    grains_[slot->id] = grain_of(*slot->task);
+  if (tasks.empty()) return Status::ok();
+  HostedJob& hosted = job_entry(info);
+  std::vector<std::uint32_t> fresh;
+  for (const auto& [index, state] : tasks) {
+    HostedTask& t = hosted.tasks[index];
+    t.epoch = generation_epoch(info->generation);
+    if (!state) {
+      fresh.push_back(index);
+      continue;
+    }
+    hosted.installing[index].epoch = t.epoch;
+    send(hosted, WorkerInstall{index, state->size(), false});
+    send_state(hosted, index, state, *state);
   }
-  jobs_.emplace(info->id, std::move(hosted));
-  return Status::ok();
+  if (!fresh.empty()) {
+    hosted.creating.emplace_back(fresh, nullptr);
+    send(hosted, WorkerCreate{fresh});
+  }
+  return hosted.launch_error.empty() ? Status::ok() : Status::error(hosted.launch_error);
 }
 
 std::uint32_t TaskHost::generation(std::uint64_t job) const {
@@ -232,208 +397,25 @@ std::uint32_t TaskHost::generation(std::uint64_t job) const {
   return it == jobs_.end() ? 0 : it->second.info->generation;
 }
 
-std::vector<HeldMessage> TaskHost::release(TaskId task) {
-  auto slot = find(task);
-  if (!slot) return {};
-  slot->stopped = true;
-  std::vector<HeldMessage> held = std::move(slot->held);
-  jobs_[task.job].tasks.erase(task.index);
-  loads_.erase(task);
-  grains_.erase(task);
-  return held;
-}
-
-void TaskHost::resume(TaskId task) {
-  auto slot = find(task);
-  if (!slot || !slot->frozen) return;
-  slot->frozen = false;
-  if (paused_) return;  // unpause() delivers what it holds
-  std::vector<HeldMessage> held = std::move(slot->held);
-  slot->held.clear();
-  for (auto& h : held) post_delivery(slot, std::move(h.msg));
-}
-
-// Slots first: a delivery may run a handler inline, whose effects must not meet a map in use.
-void TaskHost::unpause() {
-  paused_ = false;
-  std::vector<std::shared_ptr<TaskSlot>> slots;
-  for (auto& [id, hosted] : jobs_) {
-    for (auto& [index, slot] : hosted.tasks) slots.push_back(slot);
-  }
-  for (auto& slot : slots) {
-    if (slot->frozen || slot->stopped) continue;
-    std::vector<HeldMessage> held = std::move(slot->held);
-    slot->held.clear();
-    for (auto& h : held) post_delivery(slot, std::move(h.msg));
-  }
-}
-
-void TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                       std::shared_ptr<const StatePieces> state, InstallDone done) {
-  if (find(task)) return done(Status::error("task already lives here"));
-  const std::uint64_t id = begin_install(job, task, epoch, std::move(done));
-  asio::post(pool_, [this, id, job, task, state, loaded = installs_[id].loaded]() mutable {
-    *loaded = restore(job, task, state->spans());
-    state.reset();  // its chunks go back to the pool now
-    asio::post(io_, [this, id] { on_loaded(id); });
-  });
-}
-
-void TaskHost::install_streaming(std::shared_ptr<const JobInfo> job, TaskId task,
-                                 std::uint64_t epoch, std::shared_ptr<StateStream> state,
-                                 InstallDone done) {
-  if (find(task)) return done(Status::error("task already lives here"));
-  const std::uint64_t id = begin_install(job, task, epoch, std::move(done));
-  PendingInstall& pending = installs_[id];
-  pending.stream = state;
-  pending.thread = std::thread([this, id, job, task, state, loaded = pending.loaded] {
-    *loaded = restore(job, task, *state);
-    asio::post(io_, [this, id] { on_loaded(id); });
-  });
-}
-
-std::uint64_t TaskHost::begin_install(std::shared_ptr<const JobInfo> job, TaskId task,
-                                      std::uint64_t epoch, InstallDone done) {
-  const std::uint64_t id = ++installs_made_;
-  PendingInstall& pending = installs_[id];
-  pending.job = std::move(job);
-  pending.task = task;
-  pending.epoch = epoch;
-  pending.done = std::move(done);
-  pending.loaded = std::make_shared<Loaded>();
-  return id;
-}
-
-TaskHost::~TaskHost() {
-  for (auto& [id, pending] : installs_) {
-    if (pending.stream) pending.stream->fail("the daemon is stopping");
-  }
-  for (auto& [id, pending] : installs_) {
-    if (pending.thread.joinable()) pending.thread.join();
-  }
-}
-
-// Network thread: a loaded task joins the node and starts (or the install failed).
-void TaskHost::on_loaded(std::uint64_t id) {
-  auto it = installs_.find(id);
-  if (it == installs_.end()) return;
-  PendingInstall pending = std::move(it->second);
-  installs_.erase(it);
-  if (pending.thread.joinable()) pending.thread.join();  // it ends right after posting this
-  Result<std::shared_ptr<TaskSlot>> slot =
-      std::move(*pending.loaded).value_or(Status::error("the task was not loaded"));
-  const TaskId task = pending.task;
-  if (!slot) return pending.done(slot.status());
-  if (find(task)) return pending.done(Status::error("task already lives here"));
-  if (generation(task.job) != pending.job->generation && knows_job(task.job)) {
-    return pending.done(Status::error("the job rolled back while the task was on its way"));
-  }
-  std::shared_ptr<TaskSlot> s = std::move(slot).value();
-  s->epoch = pending.epoch;
-  HostedJob& hosted = jobs_[task.job];
-  if (!hosted.info) hosted.info = pending.job;
-  hosted.started = true;
-  hosted.tasks[task.index] = s;
-  loads_[task] = s->task->load();
-  grains_[task] = grain_of(*s->task);
-  run(s, [](TaskSlot& t, TaskContext& ctx) { t.task->start(ctx); });
-  pending.done(Status::ok());
-}
-
-// A task object with its channels, loaded from its state's pieces; any thread.
-template <class Input>
-Result<std::shared_ptr<TaskSlot>> TaskHost::restore(const std::shared_ptr<const JobInfo>& job,
-                                                    TaskId task, Input&& input) {
-  auto made = job->app->create_task(job->spec, task.index);
-  if (!made) {
-    return Status::error(job->spec.app + " made no task for index " + std::to_string(task.index));
-  }
-  auto slot = std::make_shared<TaskSlot>(task, job, std::move(made), pool_);
-  try {
-    BoundedInputArchive ar(std::forward<Input>(input));
-    load_hosted_task(ar, *slot->task, slot->receiver, slot->sender);
-    if (ar.remaining() != 0) {
-      return Status::error("the task's state has " + std::to_string(ar.remaining()) +
-                           " trailing bytes");
-    }
-  } catch (const std::exception& e) {
-    return Status::error(std::string("the task's state does not load: ") + e.what());
-  }
-  return slot;
-}
-
-// Runs handler on the task's strand; its effects return to the network thread in one batch. A
-// task whose handlers are short and that has nothing queued runs it right here instead: only
-// this thread posts to the strand, so with nothing queued no worker can be running the task.
-void TaskHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
-  if (may_run_inline(*slot)) {
-    in_inline_handler_ = true;  // also while its effects are routed: no nested inline handlers
-    absorb(execute(*slot, handler, emulator_));
-    in_inline_handler_ = false;
-    return;
-  }
-  slot->queued.fetch_add(1, std::memory_order_relaxed);
-  asio::post(slot->strand, [this, slot, handler = std::move(handler)] {
-    HandlerEffects effects = execute(*slot, handler, emulator_);
-    slot->queued.fetch_sub(1, std::memory_order_release);
-    if (!effects.task.job) return;  // nothing ran
-    asio::post(io_, [this, effects = std::move(effects)]() mutable { absorb(std::move(effects)); });
-  });
-}
-
-bool TaskHost::may_run_inline(const TaskSlot& slot) const {
-  return inline_us_ > 0 && !in_inline_handler_ &&
-         slot.queued.load(std::memory_order_acquire) == 0 &&
-         slot.handler_us.load(std::memory_order_relaxed) <= inline_us_;
-}
-
-// One handler with its bookkeeping; effects.task.job is 0 if the task was stopped or finished.
-HandlerEffects TaskHost::execute(TaskSlot& slot, const Handler& handler, const Emulator* emulator) {
-  if (slot.stopped || slot.finished) return HandlerEffects{};
-  auto began = std::chrono::steady_clock::now();
-  TaskContext ctx(slot, emulator);
-  try {
-    handler(slot, ctx);
-  } catch (const std::exception& e) {
-    ctx.effects().error = e.what();
-  } catch (...) {
-    ctx.effects().error = "unknown exception";
-  }
-  if (ctx.effects().finished || ctx.effects().error) slot.finished = true;
-  ctx.effects().load = slot.task->load();
-  ctx.effects().grain = grain_of(*slot.task);
-  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                std::chrono::steady_clock::now() - began).count();
-  std::uint32_t old = slot.handler_us.load(std::memory_order_relaxed);
-  std::uint32_t now_us = static_cast<std::uint32_t>(std::min<long long>(us, 1'000'000'000));
-  slot.handler_us.store(old == ~0u ? now_us : (3 * old + now_us) / 4, std::memory_order_relaxed);
-  return std::move(ctx.effects());
-}
-
-void TaskHost::absorb(HandlerEffects&& effects) {
-  if (!effects.task.job) return;  // the handler did not run
-  auto it = jobs_.find(effects.task.job);
-  if (it == jobs_.end()) return;  // the job ended while the handler ran
-  if (it->second.info->generation != effects.job->generation) return;  // it rolled back
-  if (it->second.tasks.count(effects.task.index)) {
-    loads_[effects.task] = effects.load;
-    grains_[effects.task] = effects.grain;
-  }
-  busy_seconds_ += effects.busy_seconds;
-  work_units_ += effects.work_units;
-  sink_(std::move(effects));
-}
-
-std::shared_ptr<TaskSlot> TaskHost::find(TaskId id) const {
+const TaskHost::HostedTask* TaskHost::find(TaskId id) const {
   auto it = jobs_.find(id.job);
   if (it == jobs_.end()) return nullptr;
   auto t = it->second.tasks.find(id.index);
-  return t == it->second.tasks.end() ? nullptr : t->second;
+  return t == it->second.tasks.end() ? nullptr : &t->second;
+}
+
+TaskHost::HostedTask* TaskHost::find(TaskId id) {
+  return const_cast<HostedTask*>(static_cast<const TaskHost*>(this)->find(id));
+}
+
+TaskHost::HostedJob* TaskHost::find_job(std::uint64_t job) {
+  auto it = jobs_.find(job);
+  return it == jobs_.end() ? nullptr : &it->second;
 }
 
 bool TaskHost::frozen(TaskId task) const {
-  auto slot = find(task);
-  return slot && slot->frozen;
+  const HostedTask* t = find(task);
+  return t && t->frozen;
 }
 
 std::vector<std::uint64_t> TaskHost::jobs() const {
@@ -448,36 +430,55 @@ std::shared_ptr<const JobInfo> TaskHost::job_info(std::uint64_t job) const {
 }
 
 std::uint32_t TaskHost::task_count() const {
-  return static_cast<std::uint32_t>(loads_.size());
+  std::uint32_t n = 0;
+  for (const auto& [id, job] : jobs_) n += static_cast<std::uint32_t>(job.tasks.size());
+  return n;
 }
 
 double TaskHost::total_load() const {
   double sum = 0;
-  for (const auto& [id, load] : loads_) sum += load;
+  for (const auto& [id, job] : jobs_) {
+    for (const auto& [index, t] : job.tasks) sum += t.load;
+  }
   return sum;
 }
 
 TaskGrain TaskHost::grain(TaskId task) const {
-  auto it = grains_.find(task);
-  return it == grains_.end() ? TaskGrain{} : it->second;
+  const HostedTask* t = find(task);
+  return t ? t->grain : TaskGrain{};
 }
 
 double TaskHost::task_load(TaskId task) const {
-  auto it = loads_.find(task);
-  return it == loads_.end() ? 0 : it->second;
+  const HostedTask* t = find(task);
+  return t ? t->load : 0;
 }
 
 std::uint64_t TaskHost::epoch(TaskId task) const {
-  auto slot = find(task);
-  return slot ? slot->epoch : 0;
+  const HostedTask* t = find(task);
+  return t ? t->epoch : 0;
 }
 
 std::vector<TaskId> TaskHost::tasks() const {
   std::vector<TaskId> ids;
   for (const auto& [job, hosted] : jobs_) {
-    for (const auto& [index, slot] : hosted.tasks) ids.push_back(slot->id);
+    for (const auto& [index, t] : hosted.tasks) ids.push_back(TaskId{job, index});
   }
   return ids;
+}
+
+std::size_t TaskHost::worker_count() const {
+  std::size_t n = stopping_.size();
+  for (const auto& [id, job] : jobs_) n += job.worker ? 1 : 0;
+  return n;
+}
+
+std::vector<int> TaskHost::worker_pids() const {
+  std::vector<int> pids;
+  for (const auto& [id, job] : jobs_) {
+    if (job.worker) pids.push_back(job.worker->pid());
+  }
+  for (const auto& [ptr, worker] : stopping_) pids.push_back(worker->pid());
+  return pids;
 }
 
 }  // namespace drift

@@ -1,95 +1,101 @@
-// The tasks living on this node (DESIGN.md §3, §6, §7). The host owns them on the network thread
-// and runs their handlers on the worker pool, one at a time per task; a handler's effects come
-// back to the network thread through the EffectsSink. Messages are delivered per channel in
-// order, exactly once (ChannelReceiver). Step reductions arrive as messages on a virtual channel
-// from the root (sender index kRootSender, seq = step + 1), so they are ordered, deduplicated and
-// forwarded like any other message. For migration a task can be frozen after its current
-// handler, captured as bytes, then released (it moved) or resumed (the move failed); the
-// destination installs the bytes. A reduction marked as a checkpoint makes the task save its
-// state just before taking it (DESIGN.md §9); a rollback replaces the job's tasks here with ones
-// restored from saved states, and from then on only messages of the new generation reach them.
+// The tasks living on this node (docs/architecture.md, "Tasks and workers"). Their code runs in
+// one worker process per job (node/workers/), started from the job's executable for this node's
+// architecture; the host keeps what the daemon needs to know of each task — where it is, its
+// move count, its load and grain, whether it is frozen — and talks to the workers. Messages are
+// delivered to a task's worker unless the task is frozen for a move or the owner paused the node:
+// then they wait here. A frozen task's state is captured by its worker in pieces; an arriving
+// task is installed into its job's worker (started if need be) from the chunks it came in. A
+// rollback replaces the job's worker with a fresh one of the new generation, so nothing of the
+// old one — a handler that hangs, effects still on their way — can reach the new. A worker that
+// dies takes its job's tasks here with it: `lost` says so, and the daemon lives on. Network
+// thread only.
 #pragma once
 
 #include <asio.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "migration/buffer_pool.h"
 #include "migration/state_stream.h"
 #include "migration/state_transfer.h"
-#include "node/tasks/app_registry.h"
-#include "node/tasks/task_context.h"
-#include "node/tasks/task_slot.h"
+#include "node/machine/emulation.h"
+#include "node/tasks/handler_effects.h"
+#include "node/tasks/job_info.h"
+#include "node/workers/worker_process.h"
 #include "protocol/messages.h"
-#include <drift/status.h>
+#include "protocol/root_channel.h"
 
 namespace drift {
 
-inline constexpr std::uint32_t kRootSender = 0xffffffffu;
-inline constexpr std::uint32_t kReducedTag = 0xffffffffu;
-inline constexpr std::uint32_t kCheckpointTag = 0xfffffffeu;  // a reduction to checkpoint before
-
-// What a reduction message to a task carries: the combined values and the job's changes of
-// decomposition that come with them (Task::regrain).
-struct ReducedPayload {
-  std::vector<double> values;
-  std::vector<GrainChange> changes;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(values, changes);
-  }
+// A message that arrived while its task was frozen, with the node it came from.
+struct HeldMessage {
+  TaskMessage msg;
+  std::uint32_t from_node = 0;
 };
-
-// The reduction of `step` as a message to `to` on the root's virtual channel.
-TaskMessage reduction_message(TaskId to, std::uint64_t step,
-                              const std::shared_ptr<const std::vector<std::uint8_t>>& values,
-                              std::uint32_t generation = 0, bool checkpoint = false);
 
 class TaskHost {
  public:
-  using EffectsSink = std::function<void(HandlerEffects&&)>;  // called on the network thread
+  using Done = std::function<void(Status)>;
+  using ExecutableReady = std::function<void(Result<std::string> path)>;
+  struct Hooks {
+    std::function<void(HandlerEffects&&)> effects;
+    // A message a task here sent that its worker could not deliver itself.
+    std::function<void(TaskMessage&&)> route;
+    // The job's worker here died: its tasks here are gone. `why` names how, with its stderr.
+    std::function<void(std::uint64_t job, const std::string& why)> lost;
+    // Where this node's executable for the job is (found, or fetched, then `ready` is called).
+    std::function<void(const JobInfo& job, ExecutableReady ready)> executable;
+  };
+  struct Params {
+    std::uint32_t threads = 1;        // handler threads in each worker
+    std::uint32_t inline_us = 0;      // handlers this short run on the worker's I/O thread
+    std::uint32_t max_frame = 8u << 20;  // largest frame to and from a worker
+    std::uint32_t piece_bytes = 1u << 20;
+    std::uint64_t max_state = 0;      // largest checkpoint a worker may report; 0: no bound
+    std::vector<std::string> launcher;
+    std::chrono::milliseconds stop_grace{2000};
+    const Emulator* emulator = nullptr;  // its settings go to the workers
+    std::uint32_t node = 0;
+  };
 
-  // Handlers that recently took at most `inline_us` microseconds run on the network thread when
-  // the task has nothing queued, saving two thread hand-offs per message; 0 turns this off.
-  // `emulator` (null = a real machine; must outlive the host) is handed to every handler's
-  // context, which stretches ctx.compute to the emulated speed.
-  TaskHost(asio::io_context& io, asio::thread_pool& pool, const AppRegistry& apps, EffectsSink sink,
-           std::uint32_t inline_us = 0, const Emulator* emulator = nullptr);
+  TaskHost(asio::io_context& io, const Containment& containment, Params params, Hooks hooks);
+  ~TaskHost();
 
-  // Makes the listed tasks of a job; nothing is made if the app or spec is refused.
-  Status create(const CreateTasks& req);
+  // Makes the listed tasks of a job in its worker; `done` says whether the worker made them.
+  void create(const CreateTasks& req, Done done);
   void start(std::uint64_t job);
   // False if the task does not live here (it may have moved). `from_node` is the node the
   // message came from; it is kept with messages held while the task is frozen. A message of
   // another generation than the task's is dropped (true: it was dealt with).
   bool deliver(TaskMessage&& msg, std::uint32_t from_node);
-  // Recovery: drops the job's tasks here (handlers still running finish, their effects are
-  // ignored) and puts in their place the tasks of `info` (its new generation) listed in
-  // `tasks`, each loaded from its saved state, or made afresh when the state is null. They
-  // start with start(job). Nothing changes if one does not load.
+  // Recovery: drops the job's tasks here and its worker, and puts in their place the tasks of
+  // `info` (its new generation) listed in `tasks`, each loaded from its saved state, or made
+  // afresh when the state is null, in a new worker. They start with start(job). A state that
+  // does not load is reported later, as that task's failure.
   using SavedState = std::shared_ptr<const std::vector<std::uint8_t>>;
   Status rollback(std::shared_ptr<const JobInfo> info,
                   const std::vector<std::pair<std::uint32_t, SavedState>>& tasks);
   // The job's generation here (0 if unknown).
   std::uint32_t generation(std::uint64_t job) const;
-  // Drops the job's tasks; handlers still running finish, their effects are ignored.
+  // Drops the job's tasks and stops its worker.
   void end(std::uint64_t job);
+  // Stops every worker at once (the daemon is stopping, or fenced).
+  void end_all();
 
-  // Migration, source side. freeze() holds new deliveries; capture() serializes the task after
-  // its current handler; then either release() (returns the held messages) or resume().
-  // A capture runs on a worker. A first pass counts the state's bytes, so the destination can be
-  // asked before the bytes exist; the second cuts them into pooled pieces and hands each over as
-  // soon as it is full, so the network sends piece 1 while piece 2 is written. The sink's calls
-  // run on the network thread, in order: `sized`, then `piece` for each piece, then `done`
-  // (which may come at any point with an error, and alone if the task is not frozen here).
-  // Setting `*cancel` stops the writing at the next piece.
+  // Migration, source side. freeze() holds new deliveries; capture() has the worker write the
+  // task's state after its current handler; then either release() (returns the held messages)
+  // or resume(). The sink's calls run in order: `sized`, then `piece` for each piece, then
+  // `done` (which may come at any point with an error, and alone if the task is not frozen).
   struct CaptureSink {
     std::uint32_t piece_bytes = 0;  // state bytes per piece
     std::size_t piece_front = 0;    // free bytes before them in each buffer (a frame's header)
@@ -102,28 +108,21 @@ class TaskHost {
   void capture(TaskId task, CaptureSink sink);
   std::vector<HeldMessage> release(TaskId task);
   void resume(TaskId task);
-  // Owner suspend (DESIGN.md §9): pause() holds every task's new deliveries, as freeze() does
-  // for one task, so the tasks stop after the handlers already queued and stay in memory;
-  // unpause() delivers what was held to every task that is not frozen for a migration. A task
-  // frozen while paused keeps holding when its move fails (resume()); one that moves away takes
-  // its held messages with it (release()).
-  void pause() { paused_ = true; }
+  // Owner suspend: every task's new deliveries are held, as freeze() does for one task, so the
+  // tasks stop after the handlers already queued and stay in memory; unpause() delivers what
+  // was held to every task that is not frozen for a migration.
+  void pause();
   void unpause();
   bool paused() const { return paused_; }
-  // Migration, destination side: recreates the task on a worker from its state, read straight
-  // from the chunks it arrived in (a large state never holds up the network thread), then adds
-  // it here and starts it; `done` runs on the network thread with the outcome.
+  // Migration, destination side: the task joins its job's worker here (started if need be),
+  // loaded from its state, and starts; `done` says how it went.
   using InstallDone = std::function<void(Status)>;
   void install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
                std::shared_ptr<const StatePieces> state, InstallDone done);
-  // The same for a large state whose chunks are still arriving: a thread of its own (it mostly
-  // waits for the network, so it would only block a worker) loads the task from `state` as the
-  // chunks come, so loading overlaps the transfer. A failed `state` ends it with the reason.
+  // The same for a large state whose chunks are still arriving: each is handed on to the worker
+  // as it comes. A failed `state` ends it with the reason.
   void install_streaming(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
                          std::shared_ptr<StateStream> state, InstallDone done);
-  // Ends the streaming installs still waiting for chunks and joins their threads; a task loaded
-  // for an install that did not finish is dropped here, while the worker pool still exists.
-  ~TaskHost();
 
   bool hosts(TaskId task) const { return find(task) != nullptr; }
   bool frozen(TaskId task) const;
@@ -136,61 +135,87 @@ class TaskHost {
   TaskGrain grain(TaskId task) const;
   std::uint64_t epoch(TaskId task) const;
   std::vector<TaskId> tasks() const;
+  // Worker processes running now (one per job with tasks here), and their pids.
+  std::size_t worker_count() const;
+  std::vector<int> worker_pids() const;
   // Busy seconds and work units measured in ctx.compute since start.
   double busy_seconds() const { return busy_seconds_; }
   double work_units() const { return work_units_; }
 
  private:
+  struct HostedTask {
+    std::uint64_t epoch = 0;  // how many times the task has moved
+    bool frozen = false;
+    bool finished = false;
+    std::vector<HeldMessage> held;
+    double load = 0;
+    TaskGrain grain;
+  };
+  struct Capture {
+    std::uint64_t attempt = 0;
+    CaptureSink sink;
+    std::uint32_t pieces = 0;
+  };
+  struct Installing {
+    std::uint64_t epoch = 0;
+    InstallDone done;  // null: a rollback's restore (the task is in `tasks` already)
+    std::shared_ptr<StateStream> stream;
+    std::thread pump;  // hands a streaming install's chunks on as they arrive
+  };
   struct HostedJob {
     std::shared_ptr<const JobInfo> info;
-    std::map<std::uint32_t, std::shared_ptr<TaskSlot>> tasks;
+    std::map<std::uint32_t, HostedTask> tasks;
     bool started = false;
-  };
-  using Handler = std::function<void(TaskSlot&, TaskContext&)>;
-
-  void run(const std::shared_ptr<TaskSlot>& slot, Handler handler);
-  using Loaded = std::optional<Result<std::shared_ptr<TaskSlot>>>;
-  // An install whose task is being loaded. The loading thread writes `loaded` and then posts
-  // on_loaded(id), which takes it from here: so a loaded task never waits in a handler queued on
-  // the network thread's io_context (which may be stopped, and outlives the worker pool).
-  struct PendingInstall {
-    std::shared_ptr<const JobInfo> job;
-    TaskId task;
-    std::uint64_t epoch = 0;
-    InstallDone done;
-    std::shared_ptr<Loaded> loaded;
-    std::shared_ptr<StateStream> stream;  // a streaming install's, with its own thread
-    std::thread thread;
+    std::shared_ptr<WorkerProcess> worker;
+    bool launching = false;             // its executable is being found
+    std::vector<std::pair<Frame, bool>> unsent;  // frames for the worker before it runs
+    std::string launch_error;           // its executable could not be run
+    std::vector<std::pair<std::vector<std::uint32_t>, Done>> creating;
+    std::map<std::uint32_t, Installing> installing;
+    std::map<std::uint32_t, Capture> captures;
+    std::map<std::uint32_t, std::vector<std::uint8_t>> checkpoint_bytes;
+    std::uint64_t attempts = 0;
   };
 
-  // `input`: what BoundedInputArchive reads the state from (the pieces, or a StateStream).
-  template <class Input>
-  Result<std::shared_ptr<TaskSlot>> restore(const std::shared_ptr<const JobInfo>& job, TaskId task,
-                                            Input&& input);
-  std::uint64_t begin_install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                              InstallDone done);
-  void on_loaded(std::uint64_t id);
-  Status write_state(TaskSlot& slot, const std::shared_ptr<CaptureSink>& sink);
-  static std::shared_ptr<const std::vector<std::uint8_t>> save(TaskSlot& slot);
-  static HandlerEffects execute(TaskSlot& slot, const Handler& handler, const Emulator* emulator);
-  bool may_run_inline(const TaskSlot& slot) const;
-  void post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg);
-  void absorb(HandlerEffects&& effects);
-  std::shared_ptr<TaskSlot> find(TaskId id) const;
+  HostedJob& job_entry(std::shared_ptr<const JobInfo> info);
+  void launch(std::uint64_t job);
+  void on_executable(std::uint64_t job, std::uint32_t generation, Result<std::string> path);
+  void send(HostedJob& hosted, Frame frame, bool bulk = false);
+  void send(HostedJob& hosted, const WorkerMessage& msg);
+  void send_message(HostedJob& hosted, TaskMessage&& msg);
+  void send_state(HostedJob& hosted, std::uint32_t index, std::shared_ptr<const void> owner,
+                  std::span<const std::uint8_t> bytes);
+  void begin_install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
+                     std::uint64_t total, InstallDone done);
+
+  // Frames from a worker (task_host_worker.cc).
+  void on_worker_message(std::uint64_t job, const WorkerProcess* worker, WorkerMessage&& msg);
+  Status on_sent(HostedJob& hosted, TaskMessage&& msg);
+  Status on_effects(HostedJob& hosted, WorkerEffects&& report);
+  Status on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece);
+  Status on_created(HostedJob& hosted, const WorkerCreated& created);
+  Status on_installed(HostedJob& hosted, const WorkerInstalled& installed);
+  Status on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& sized);
+  Status on_capture_done(HostedJob& hosted, const WorkerCaptureDone& done);
+  void on_worker_gone(std::uint64_t job, const WorkerProcess* worker,
+                      const WorkerProcess::Ending& ending);
+  // Everything still waiting on the job's worker learns it is gone.
+  void fail_pending(HostedJob& hosted, const std::string& why);
+  void stop_worker(HostedJob& hosted);
+
+  const HostedTask* find(TaskId id) const;
+  HostedTask* find(TaskId id);
+  HostedJob* find_job(std::uint64_t job);
 
   asio::io_context& io_;
-  asio::thread_pool& pool_;
-  const AppRegistry& apps_;
-  EffectsSink sink_;
-  std::uint32_t inline_us_;
-  const Emulator* emulator_;
-  bool in_inline_handler_ = false;  // no nesting: a local send runs its target on the pool
-  bool paused_ = false;             // owner suspend: every task holds its deliveries
+  const Containment& containment_;
+  Params params_;
+  Hooks hooks_;
+  bool paused_ = false;
   std::map<std::uint64_t, HostedJob> jobs_;
-  std::map<TaskId, double> loads_;
-  std::map<TaskId, TaskGrain> grains_;
-  std::map<std::uint64_t, PendingInstall> installs_;  // by number
-  std::uint64_t installs_made_ = 0;
+  // Workers told to stop (ended or rolled-back jobs), kept until they are gone.
+  std::map<const WorkerProcess*, std::shared_ptr<WorkerProcess>> stopping_;
+  std::shared_ptr<bool> alive_;
   double busy_seconds_ = 0;
   double work_units_ = 0;
 };

@@ -2,7 +2,7 @@
 // any two handlers, and depends on the state size, steps and tasks.
 #include <gtest/gtest.h>
 
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/ballast/ballast_app.h"
 #include "tests/support/inprocess_runner.h"
 

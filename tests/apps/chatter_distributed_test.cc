@@ -2,7 +2,7 @@
 // delivery order and with tasks migrating between any two handlers; a changed run changes it.
 #include <gtest/gtest.h>
 
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/chatter/chatter_app.h"
 #include "tests/support/inprocess_runner.h"
 

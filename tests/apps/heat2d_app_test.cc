@@ -1,4 +1,4 @@
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/heat2d/heat2d_app.h"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/heat2d/heat2d_app.h"
 #include "tests/support/inprocess_runner.h"
 

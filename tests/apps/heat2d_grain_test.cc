@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/heat2d/heat2d_app.h"
 #include "apps/heat2d/heat2d_params.h"
 #include "apps/heat2d/layout.h"

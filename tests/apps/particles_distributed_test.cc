@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/particles/particles_app.h"
 #include "tests/support/inprocess_runner.h"
 

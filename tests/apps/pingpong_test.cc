@@ -2,7 +2,7 @@
 // equal to the serial reference's with timing details, also while migrating.
 #include <gtest/gtest.h>
 
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 #include "apps/pingpong/pingpong_app.h"
 #include "apps/pingpong/pingpong_params.h"
 #include "apps/pingpong/pingpong_payload.h"

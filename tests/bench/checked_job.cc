@@ -1,7 +1,7 @@
 // Running and checking a benchmark job (checked_job.h).
 #include "tests/bench/checked_job.h"
 
-#include "node/tasks/app_registry.h"
+#include "ctl/app_executable.h"
 
 namespace drift::bench {
 
@@ -16,9 +16,13 @@ Result<JobResult> run_checked_job(ctl::ClientConnection& connection, JobSpec spe
                                   const ctl::ProgressHandler& on_progress,
                                   std::chrono::milliseconds timeout,
                                   const ctl::NoticeHandler& on_notice) {
-  const Application* app = builtin_apps().find(spec.app);
-  if (!app) return Status::error("no application '" + spec.app + "' in this build");
-  if (Status s = app->validate(spec); !s) return s;
+  JobSpec serial_spec = spec;
+  serial_spec.runtime.clear();  // drift's own options, not the application's
+  // The application's executable checks the job and computes its serial reference.
+  auto serial = ctl::ask_app_about(spec.app, serial_spec, AppQueryKind::kSerial);
+  if (!serial) return Status::error(describe_job(spec) + ": serial reference: " + serial.error());
+  spec.params = serial->spec.params;
+  spec.steps = serial->spec.steps;
   const std::string name = describe_job(spec);
   auto end = ctl::run_job(connection, spec, on_progress, ctl::Clock::now() + timeout, on_notice);
   if (!end) return Status::error(name + ": " + end.error());
@@ -26,10 +30,6 @@ Result<JobResult> run_checked_job(ctl::ClientConnection& connection, JobSpec spe
     return Status::error(name + ": the job failed: " + failed->reason);
   }
   JobResult result = std::get<JobResult>(std::move(*end));
-  JobSpec serial_spec = spec;
-  serial_spec.runtime.clear();  // drift's own options, not the application's
-  auto serial = app->run_serial(serial_spec);
-  if (!serial) return Status::error(name + ": serial reference: " + serial.error());
   if (serial->checksum != result.checksum) {
     return Status::error(name + ": checksum " + result.checksum +
                          " differs from the serial "

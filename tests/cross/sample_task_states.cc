@@ -7,8 +7,8 @@
 #include <memory>
 #include <utility>
 
-#include "node/tasks/app_registry.h"
-#include "node/tasks/hosted_task_state.h"
+#include "tests/support/app_registry.h"
+#include "sdk/hosted_task_state.h"
 #include "tests/apps/recording_context.h"
 
 namespace drift::cross {

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <map>
 
-#include "node/tasks/app_registry.h"
 #include "ctl/job_client.h"
 #include "ctl/status_query.h"
 #include "ctl/tasks_query.h"
 #include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/migration_harness.h"
 
 namespace drift::test {
 namespace {
@@ -36,11 +36,9 @@ TEST_F(ClusterTest, DiffusionMovesWorkFromTheSlowMachineToTheFastOne) {
 
   JobSpec spec = ctl::job_spec("particles", 24, 12, {{"cells", "240"}, {"particles", "4800"}});
   spec.runtime["placement"] = "even";
-  const Application* app = builtin_apps().find("particles");
-  ASSERT_NE(app, nullptr);
-  ASSERT_TRUE(app->validate(spec).is_ok());
-  auto serial = app->run_serial(spec);
+  auto serial = reference_run(spec);  // the spec with the application's defaults, and its checksum
   ASSERT_TRUE(serial.is_ok()) << serial.error();
+  spec = serial->spec;
 
   // Tasks per node while the job runs (the last view before it ended).
   std::map<std::uint32_t, int> per_node;

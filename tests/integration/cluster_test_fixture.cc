@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "node/tasks/app_registry.h"
+#include "ctl/app_executable.h"
 #include "ctl/status_query.h"
 #include "tests/integration/poll.h"
 
@@ -23,13 +23,18 @@ std::uint16_t base_port_for(int slot) {
   return static_cast<std::uint16_t>(kBasePort + kPortsPerTest * slot);
 }
 
-std::string serial_checksum(const JobSpec& spec) {
-  const Application* app = builtin_apps().find(spec.app);
-  if (!app) return "no app " + spec.app;
+Result<ReferenceRun> reference_run(JobSpec spec) {
   JobSpec serial = spec;
   serial.runtime.clear();
-  auto outcome = app->run_serial(serial);
-  return outcome ? outcome->checksum : "serial run failed: " + outcome.error();
+  auto answer = ctl::ask_app_about(spec.app, serial, AppQueryKind::kSerial);
+  if (!answer) return answer.status();
+  answer->spec.runtime = spec.runtime;
+  return ReferenceRun{std::move(answer->spec), answer->checksum};
+}
+
+std::string serial_checksum(const JobSpec& spec) {
+  auto run = reference_run(spec);
+  return run ? run->checksum : "serial run failed: " + run.error();
 }
 
 void ClusterTest::SetUp() {

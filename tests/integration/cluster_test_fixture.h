@@ -21,7 +21,15 @@ inline constexpr int kPortsPerTest = 20;
 std::filesystem::path bin_dir();
 std::filesystem::path local_conf();
 std::uint16_t base_port_for(int slot);
-// The serial reference's checksum of `spec` (its runtime options dropped), or what went wrong.
+// The serial reference of `spec` (its runtime options dropped), computed by the application's
+// own executable as `driftctl run APP --serial` does: the spec with the application's defaults
+// filled in (runtime options kept), and its checksum.
+struct ReferenceRun {
+  JobSpec spec;
+  std::string checksum;
+};
+Result<ReferenceRun> reference_run(JobSpec spec);
+// Its checksum alone, or what went wrong.
 std::string serial_checksum(const JobSpec& spec);
 
 class ClusterTest : public ::testing::Test {

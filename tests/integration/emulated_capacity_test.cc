@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "node/tasks/app_registry.h"
 #include "ctl/job_client.h"
 #include "ctl/status_query.h"
 #include "ctl/status_view.h"
 #include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/migration_harness.h"
 
 namespace drift::test {
 namespace {
@@ -48,11 +48,9 @@ TEST_F(EmulatedCapacityTest, Heat2dMeasuresTheEmulatedSpeed) {
 
   // Two tasks of ~450 cells, one per node: ~0.23 s and ~0.45 s of emulated compute per step.
   JobSpec spec = ctl::job_spec("heat2d", 2, 6, {{"size", "32x32"}});
-  const Application* app = builtin_apps().find("heat2d");
-  ASSERT_NE(app, nullptr);
-  ASSERT_TRUE(app->validate(spec).is_ok());
-  auto serial = app->run_serial(spec);
+  auto serial = reference_run(spec);  // the spec with the application's defaults, and its checksum
   ASSERT_TRUE(serial.is_ok()) << serial.error();
+  spec = serial->spec;
   auto connection = connect(1);
   ASSERT_NE(connection, nullptr);
   auto end = ctl::run_job(

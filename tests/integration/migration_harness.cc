@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "node/tasks/app_registry.h"
+#include "ctl/app_executable.h"
 #include "ctl/daemon_process.h"
 #include "ctl/local_node_config.h"
 #include "ctl/migration_client.h"
@@ -24,14 +24,6 @@ constexpr auto kRoundTrip = std::chrono::seconds(15);  // a move of a few MB on 
 constexpr auto kQueryTimeout = std::chrono::milliseconds(5000);
 }  // namespace
 
-Result<ReferenceRun> reference_run(JobSpec spec) {
-  const Application* app = builtin_apps().find(spec.app);
-  if (!app) return Status::error("no application '" + spec.app + "' in this build");
-  if (Status st = app->validate(spec); !st) return st;
-  auto serial = app->run_serial(spec);
-  if (!serial) return serial.status();
-  return ReferenceRun{std::move(spec), serial->checksum};
-}
 
 BackgroundJob::BackgroundJob(std::unique_ptr<ctl::ClientConnection> connection, JobSpec spec,
                              std::chrono::seconds limit)

@@ -23,13 +23,6 @@
 
 namespace drift::test {
 
-// The spec as the daemons will see it (defaults filled in) and its serial reference's checksum.
-struct ReferenceRun {
-  JobSpec spec;
-  std::string checksum;
-};
-Result<ReferenceRun> reference_run(JobSpec spec);
-
 // A job submitted on `connection` and followed to its end by a thread of its own. The job id is
 // known once the first JobProgress arrived.
 class BackgroundJob {

@@ -2,9 +2,9 @@
 // chaos_migrations): the result is still exactly the serial reference's, and tasks did move.
 #include <gtest/gtest.h>
 
-#include "node/tasks/app_registry.h"
 #include "ctl/job_client.h"
 #include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/migration_harness.h"
 
 namespace drift::test {
 namespace {
@@ -16,10 +16,9 @@ TEST_F(MigrationHeat2dTest, RandomMigrationEveryStepKeepsTheSerialChecksum) {
   wait_for_load_reports(1);
   JobSpec spec = ctl::job_spec("heat2d", 16, 120, {{"size", "192x160"}});
   spec.runtime["chaos_migrations"] = "1";
-  const Application* app = builtin_apps().find("heat2d");
-  ASSERT_TRUE(app->validate(spec).is_ok());
-  auto serial = app->run_serial(spec);
+  auto serial = reference_run(spec);  // the spec with the application's defaults, and its checksum
   ASSERT_TRUE(serial.is_ok()) << serial.error();
+  spec = serial->spec;
 
   auto connection = connect(1);
   ASSERT_NE(connection, nullptr);

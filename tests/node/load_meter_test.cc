@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "node/tasks/task_context.h"
+#include "node/tasks/handler_effects.h"
 
 namespace drift {
 namespace {

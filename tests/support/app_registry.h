@@ -1,5 +1,5 @@
-// Applications by name, for the code that links them in: each app's executable registers itself
-// alone; the tests and benchmarks that run apps in-process use builtin_apps().
+// Applications by name, linked in: the tests and benchmarks that run apps in-process (and check
+// a cluster's checksum against the serial reference) find them here. driftd links none.
 #pragma once
 
 #include <map>
@@ -22,7 +22,7 @@ class AppRegistry {
   std::map<std::string, std::unique_ptr<Application>> apps_;
 };
 
-// The registry with every application in apps/ (defined in apps/builtin_apps.cc).
+// The registry with every application in apps/ (tests/support/builtin_apps.cc).
 const AppRegistry& builtin_apps();
 
 }  // namespace drift

@@ -4,7 +4,7 @@
 // cross-architecture checks (tests/cross) write and read exactly what TaskHost does.
 #pragma once
 
-#include "node/tasks/channel_receiver.h"
+#include "sdk/channel_receiver.h"
 #include <drift/task.h>
 #include <drift/archives.h>
 

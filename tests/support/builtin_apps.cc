@@ -1,10 +1,10 @@
-// The applications this build knows (node/tasks/application.h's builtin_apps()). Add new apps here.
+// Every application of apps/, linked in, for tests and benchmarks that run apps in-process.
 #include "apps/ballast/ballast_app.h"
 #include "apps/chatter/chatter_app.h"
 #include "apps/heat2d/heat2d_app.h"
 #include "apps/particles/particles_app.h"
 #include "apps/pingpong/pingpong_app.h"
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 
 namespace drift {
 

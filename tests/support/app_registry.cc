@@ -1,6 +1,6 @@
 // AppRegistry: applications by name. Filled once at start-up (builtin_apps()), read-only after,
 // so concurrent find() calls need no lock.
-#include "node/tasks/app_registry.h"
+#include "tests/support/app_registry.h"
 
 #include <utility>
 

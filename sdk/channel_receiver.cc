@@ -1,4 +1,4 @@
-#include "node/tasks/channel_receiver.h"
+#include "sdk/channel_receiver.h"
 
 #include <utility>
 

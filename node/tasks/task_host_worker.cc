@@ -1,0 +1,269 @@
+// TaskHost's side towards its workers: every frame a worker sends is checked against what the
+// daemon knows of its job (task indices, generation, pending captures and installs, state
+// sizes) before it is acted on; a frame that breaks the protocol ends that worker, never the
+// daemon. And what happens when a worker is gone.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "node/tasks/task_host.h"
+
+namespace drift {
+
+namespace {
+
+std::string task_text(std::uint32_t index) { return "task " + std::to_string(index); }
+
+}  // namespace
+
+void TaskHost::on_worker_message(std::uint64_t job, const WorkerProcess* worker,
+                                 WorkerMessage&& msg) {
+  HostedJob* hosted = find_job(job);
+  if (!hosted || hosted->worker.get() != worker) return;  // an old worker of the job
+  Status st = std::visit(
+      [&](auto&& m) -> Status {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, TaskMessage>) {
+          return on_sent(*hosted, std::move(m));
+        } else if constexpr (std::is_same_v<M, WorkerEffects>) {
+          return on_effects(*hosted, std::move(m));
+        } else if constexpr (std::is_same_v<M, WorkerStateBytes>) {
+          return on_state_bytes(*hosted, std::move(m));
+        } else if constexpr (std::is_same_v<M, WorkerCreated>) {
+          return on_created(*hosted, m);
+        } else if constexpr (std::is_same_v<M, WorkerInstalled>) {
+          return on_installed(*hosted, m);
+        } else if constexpr (std::is_same_v<M, WorkerCaptureSized>) {
+          return on_capture_sized(*hosted, m);
+        } else if constexpr (std::is_same_v<M, WorkerCaptureDone>) {
+          return on_capture_done(*hosted, m);
+        } else if constexpr (std::is_same_v<M, WorkerReady>) {
+          spdlog::debug("job {:#x}: worker pid {} of '{}' is ready", job, m.pid, m.app);
+          return Status::ok();
+        } else {
+          return Status::error(std::string("it sent a ") + to_string(M::kType) +
+                               ", which only a daemon sends");
+        }
+      },
+      std::move(msg));
+  if (!st) {
+    // The hosted job may be gone by now (a hook ended it): find the worker again.
+    if (HostedJob* h = find_job(job); h && h->worker.get() == worker) h->worker->refuse(st.message());
+  }
+}
+
+// A message a task of the worker sent out of it. The sender may have moved on meanwhile (its
+// state, captured after this handler, counts this message): it is routed all the same.
+Status TaskHost::on_sent(HostedJob& hosted, TaskMessage&& msg) {
+  const JobInfo& info = *hosted.info;
+  if (msg.from.job != info.id || msg.to.job != info.id || msg.from.index >= info.spec.tasks ||
+      msg.to.index >= info.spec.tasks) {
+    return Status::error("a message from task " + std::to_string(msg.from.job) + ":" +
+                         std::to_string(msg.from.index) + " to " + std::to_string(msg.to.job) +
+                         ":" + std::to_string(msg.to.index) + ", outside its job");
+  }
+  if (msg.generation != info.generation) {
+    return Status::error("a message of generation " + std::to_string(msg.generation) +
+                         " (its job's is " + std::to_string(info.generation) + ")");
+  }
+  if (msg.from.index == kRootSender) return Status::error("a message in the root's name");
+  hooks_.route(std::move(msg));
+  return Status::ok();
+}
+
+Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
+  const JobInfo& info = *hosted.info;
+  if (r.index >= info.spec.tasks) {
+    return Status::error("effects of " + task_text(r.index) + ", outside its job");
+  }
+  const TaskId id{info.id, r.index};
+  HandlerEffects e;
+  e.task = id;
+  e.job = hosted.info;
+  for (std::uint32_t partner : r.local_partners) {
+    if (partner >= info.spec.tasks) return Status::error("a partner outside its job");
+    e.partners.push_back(TaskId{info.id, partner});
+  }
+  for (WorkerContribution& c : r.contributions) {
+    e.contributions.push_back(
+        ReductionContribution{info.id, r.index, c.step, std::move(c.values), info.generation});
+  }
+  if (r.finished) e.finished = TaskFinished{info.id, r.index, std::move(r.result), info.generation};
+  if (r.failed) e.error = r.error.empty() ? std::string("the task failed") : r.error;
+  auto saved = hosted.checkpoint_bytes.find(r.index);
+  if (r.checkpoint) {
+    if (saved == hosted.checkpoint_bytes.end() || saved->second.size() != r.checkpoint_bytes) {
+      return Status::error("a checkpoint of " + task_text(r.index) + " of " +
+                           std::to_string(r.checkpoint_bytes) + " bytes whose bytes did not come");
+    }
+    e.checkpoint = CheckpointState{
+        r.checkpoint_step,
+        std::make_shared<const std::vector<std::uint8_t>>(std::move(saved->second))};
+    hosted.checkpoint_bytes.erase(saved);
+  } else if (saved != hosted.checkpoint_bytes.end()) {
+    return Status::error("checkpoint bytes of " + task_text(r.index) + " that no checkpoint used");
+  }
+  e.load = std::isfinite(r.load) && r.load >= 0 ? r.load : 0;
+  e.grain.splittable = r.splittable;
+  if (r.has_merge_partner && r.merge_partner < info.spec.tasks) e.grain.merge_partner = r.merge_partner;
+  e.busy_seconds = std::isfinite(r.busy_seconds) && r.busy_seconds >= 0 ? r.busy_seconds : 0;
+  e.work_units = std::isfinite(r.work_units) && r.work_units >= 0 ? r.work_units : 0;
+  if (auto t = hosted.tasks.find(r.index); t != hosted.tasks.end()) {
+    t->second.load = e.load;
+    t->second.grain = e.grain;
+    if (e.finished || e.error) t->second.finished = true;
+  }
+  busy_seconds_ += e.busy_seconds;
+  work_units_ += e.work_units;
+  hooks_.effects(std::move(e));
+  return Status::ok();
+}
+
+Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
+  if (piece.kind == StateBytesKind::kCheckpoint) {
+    if (piece.index >= hosted.info->spec.tasks) return Status::error("checkpoint bytes outside its job");
+    std::vector<std::uint8_t>& bytes = hosted.checkpoint_bytes[piece.index];
+    if (params_.max_state > 0 && bytes.size() + piece.bytes.size() > params_.max_state) {
+      return Status::error("a checkpoint of " + task_text(piece.index) + " larger than " +
+                           std::to_string(params_.max_state) + " bytes");
+    }
+    bytes.insert(bytes.end(), piece.bytes.begin(), piece.bytes.end());
+    return Status::ok();
+  }
+  if (piece.kind != StateBytesKind::kCapture) return Status::error("state bytes to install");
+  auto it = hosted.captures.find(piece.index);
+  if (it == hosted.captures.end() || it->second.attempt != piece.attempt) {
+    return Status::ok();  // a capture given up meanwhile
+  }
+  Capture& c = it->second;
+  if (piece.bytes.size() > c.sink.piece_bytes) {
+    return Status::error("a state piece of " + std::to_string(piece.bytes.size()) +
+                         " bytes (pieces are at most " + std::to_string(c.sink.piece_bytes) + ")");
+  }
+  // Into a pooled buffer with room for the frame header in front, as the chunk frame wants it.
+  BufferPool::Ptr buffer = BufferPool::shared().take(c.sink.piece_front + piece.bytes.size());
+  if (!piece.bytes.empty()) {
+    std::memcpy(buffer->data.get() + c.sink.piece_front, piece.bytes.data(), piece.bytes.size());
+  }
+  c.sink.piece(c.pieces++, std::move(buffer));
+  return Status::ok();
+}
+
+Status TaskHost::on_created(HostedJob& hosted, const WorkerCreated& created) {
+  if (hosted.creating.empty()) return Status::error("a WorkerCreated nobody asked for");
+  auto [indices, done] = std::move(hosted.creating.front());
+  hosted.creating.erase(hosted.creating.begin());
+  if (created.ok && created.loads.size() != indices.size()) {
+    return Status::error("loads for " + std::to_string(created.loads.size()) + " tasks, not " +
+                         std::to_string(indices.size()));
+  }
+  if (created.ok) {
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      auto t = hosted.tasks.find(indices[i]);
+      const double load = created.loads[i];
+      if (t != hosted.tasks.end()) t->second.load = std::isfinite(load) && load >= 0 ? load : 0;
+    }
+  }
+  Status result = created.ok ? Status::ok() : Status::error(created.error);
+  if (done) {
+    done(result);
+  } else if (!created.ok) {  // a rollback's tasks made afresh: the job fails with the reason
+    for (std::uint32_t index : indices) {
+      HandlerEffects e;
+      e.task = TaskId{hosted.info->id, index};
+      e.job = hosted.info;
+      e.error = created.error;
+      hooks_.effects(std::move(e));
+      break;
+    }
+  }
+  return Status::ok();
+}
+
+Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installed) {
+  auto it = hosted.installing.find(installed.index);
+  if (it == hosted.installing.end()) return Status::error("a WorkerInstalled nobody asked for");
+  Installing in = std::move(it->second);
+  hosted.installing.erase(it);
+  if (in.pump.joinable()) in.pump.join();  // it handed over the last piece
+  const TaskId id{hosted.info->id, installed.index};
+  if (!in.done) {  // a rollback's restore: the task is listed already
+    if (installed.ok) {
+      if (auto t = hosted.tasks.find(installed.index); t != hosted.tasks.end()) {
+        t->second.load = std::isfinite(installed.load) ? installed.load : 0;
+      }
+      return Status::ok();
+    }
+    HandlerEffects e;
+    e.task = id;
+    e.job = hosted.info;
+    e.error = "its checkpoint does not load: " + installed.error;
+    hooks_.effects(std::move(e));
+    return Status::ok();
+  }
+  if (!installed.ok) {
+    in.done(Status::error(installed.error));
+    return Status::ok();
+  }
+  HostedTask& t = hosted.tasks[installed.index];
+  t.epoch = in.epoch;
+  t.load = std::isfinite(installed.load) ? installed.load : 0;
+  hosted.started = true;
+  in.done(Status::ok());
+  return Status::ok();
+}
+
+Status TaskHost::on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& sized) {
+  auto it = hosted.captures.find(sized.index);
+  if (it == hosted.captures.end() || it->second.attempt != sized.attempt) return Status::ok();
+  it->second.sink.sized(sized.total);
+  return Status::ok();
+}
+
+Status TaskHost::on_capture_done(HostedJob& hosted, const WorkerCaptureDone& done) {
+  auto it = hosted.captures.find(done.index);
+  if (it == hosted.captures.end() || it->second.attempt != done.attempt) return Status::ok();
+  CaptureSink sink = std::move(it->second.sink);
+  hosted.captures.erase(it);
+  sink.done(done.ok ? Status::ok() : Status::error(done.error));
+  return Status::ok();
+}
+
+void TaskHost::fail_pending(HostedJob& hosted, const std::string& why) {
+  std::vector<Done> creating;
+  for (auto& [indices, done] : hosted.creating) {
+    if (done) creating.push_back(std::move(done));
+  }
+  hosted.creating.clear();
+  std::vector<InstallDone> installing;
+  for (auto& [index, in] : hosted.installing) {
+    if (in.stream) in.stream->fail(why);
+    if (in.pump.joinable()) in.pump.join();
+    if (in.done) installing.push_back(std::move(in.done));
+  }
+  hosted.installing.clear();
+  std::vector<CaptureSink> captures;
+  for (auto& [index, c] : hosted.captures) captures.push_back(std::move(c.sink));
+  hosted.captures.clear();
+  hosted.checkpoint_bytes.clear();
+  for (auto& done : creating) done(Status::error(why));
+  for (auto& done : installing) done(Status::error(why));
+  for (auto& sink : captures) sink.done(Status::error(why));
+}
+
+void TaskHost::on_worker_gone(std::uint64_t job, const WorkerProcess* worker,
+                              const WorkerProcess::Ending& ending) {
+  HostedJob* hosted = find_job(job);
+  if (!hosted || hosted->worker.get() != worker) return;
+  std::string why = "its worker (pid " + std::to_string(hosted->worker->pid()) + ") " + ending.how;
+  if (!ending.stderr_tail.empty()) why += "; the end of its stderr:\n" + ending.stderr_tail;
+  const bool had_work = !hosted->tasks.empty() || !hosted->installing.empty() ||
+                        !hosted->creating.empty();
+  spdlog::warn("job {:#x}: {}", job, why);
+  fail_pending(*hosted, "the job's worker here " + ending.how);
+  jobs_.erase(job);
+  if (had_work) hooks_.lost(job, why);
+}
+
+}  // namespace drift

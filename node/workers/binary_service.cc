@@ -1,0 +1,188 @@
+#include "node/workers/binary_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "node/workers/machine_arch.h"
+
+namespace drift {
+
+BinaryService::BinaryService(Messenger& messenger, BinaryCache& cache, std::uint32_t piece_bytes)
+    : messenger_(messenger), cache_(cache), piece_bytes_(piece_bytes) {}
+
+void BinaryService::on_offer(const ConnectionPtr& client, const AppOffer& offer) {
+  auto refuse = [&](const std::string& why) {
+    spdlog::info("client {}: refused an executable {}: {}", client->describe(), offer.sha256, why);
+    client->send(AppOfferReply{offer.sha256, false, why});
+  };
+  if (!valid_sha256(offer.sha256)) return refuse("'" + offer.sha256 + "' is not a SHA-256");
+  if (!known_arch(offer.arch)) return refuse("'" + offer.arch + "' is no architecture drift knows");
+  if (cache_.find(offer.sha256)) return client->send(AppOfferReply{offer.sha256, true, ""});
+  if (uploads_.count(offer.sha256) || fetches_.count(offer.sha256)) {
+    return refuse("it is arriving from elsewhere already; offer it again in a moment");
+  }
+  auto incoming = cache_.begin(offer.sha256, offer.size);
+  if (!incoming) return refuse(incoming.error());
+  uploads_[offer.sha256] = Upload{client, std::move(*incoming)};
+  client->send(AppOfferReply{offer.sha256, false, ""});
+}
+
+void BinaryService::on_client_piece(const ConnectionPtr& client, const AppPiece& piece) {
+  auto it = uploads_.find(piece.sha256);
+  if (it == uploads_.end() || it->second.client != client) {
+    return client->close("refused: a piece of an executable it did not offer");
+  }
+  Upload& up = it->second;
+  Status st = piece.total == up.incoming->total()
+                  ? up.incoming->add(piece.offset, piece.bytes)
+                  : Status::error("a piece of an executable of another size");
+  if (!st) {
+    client->send(AppStored{piece.sha256, false, st.message()});
+    cache_.abandon(std::move(up.incoming));
+    uploads_.erase(it);
+    return;
+  }
+  if (!up.incoming->complete()) return;
+  auto incoming = std::move(up.incoming);
+  uploads_.erase(it);
+  auto path = cache_.finish(std::move(incoming));
+  if (path) spdlog::info("client {}: executable {} kept as {}", client->describe(), piece.sha256, *path);
+  client->send(AppStored{piece.sha256, path.is_ok(), path ? "" : path.error()});
+}
+
+void BinaryService::on_client_closed(const ConnectionPtr& client) {
+  for (auto it = uploads_.begin(); it != uploads_.end();) {
+    if (it->second.client == client) {
+      cache_.abandon(std::move(it->second.incoming));
+      it = uploads_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+// Sent whole from one buffer read once; each piece behind the connection's small messages.
+void BinaryService::on_fetch(std::uint32_t from, const AppFetch& fetch) {
+  auto path = cache_.find(fetch.sha256);
+  if (!path) {
+    return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "not here"});
+  }
+  std::ifstream in(*path, std::ios::binary);
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  if (!in.eof() && in.fail()) {
+    return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "cannot read it here"});
+  }
+  for (std::size_t at = 0; at < bytes.size(); at += piece_bytes_) {
+    const std::size_t n = std::min<std::size_t>(piece_bytes_, bytes.size() - at);
+    messenger_.send_bulk_to_node(
+        from, AppPiece{fetch.sha256, bytes.size(), at,
+                       std::vector<std::uint8_t>(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                                                 bytes.begin() + static_cast<std::ptrdiff_t>(at + n))});
+  }
+}
+
+void BinaryService::need(const std::string& sha256, std::vector<std::uint32_t> sources,
+                         Ready ready) {
+  if (auto path = cache_.find(sha256)) return ready(*path);
+  if (!valid_sha256(sha256)) return ready(Status::error("'" + sha256 + "' is not a SHA-256"));
+  auto [it, fresh] = fetches_.try_emplace(sha256);
+  it->second.waiters.push_back(std::move(ready));
+  if (!fresh) return;
+  std::erase(sources, messenger_.self_id());
+  it->second.sources = std::move(sources);
+  ask_next(sha256, it->second);
+}
+
+void BinaryService::ask_next(const std::string& sha256, Fetch& fetch) {
+  if (fetch.incoming) cache_.abandon(std::move(fetch.incoming));
+  if (fetch.next >= fetch.sources.size()) {
+    std::string asked;
+    for (const auto& r : fetch.refusals) asked += (asked.empty() ? "" : "; ") + r;
+    return end_fetch(sha256, Status::error("no node could send executable " + sha256 +
+                                           (asked.empty() ? std::string(" (no node to ask)")
+                                                          : " (" + asked + ")")));
+  }
+  const std::uint32_t source = fetch.sources[fetch.next++];
+  fetch.heard = Clock::now();
+  messenger_.send_to_node(source, AppFetch{sha256});
+}
+
+void BinaryService::on_node_piece(std::uint32_t from, const AppPiece& piece) {
+  auto it = fetches_.find(piece.sha256);
+  if (it == fetches_.end()) return;  // a fetch given up meanwhile
+  Fetch& f = it->second;
+  if (f.next == 0 || f.sources[f.next - 1] != from) return;  // not the source asked now
+  f.heard = Clock::now();
+  if (!f.incoming) {
+    auto incoming = cache_.begin(piece.sha256, piece.total);
+    if (!incoming) {
+      f.refusals.push_back("node " + std::to_string(from) + ": " + incoming.error());
+      return ask_next(piece.sha256, f);
+    }
+    f.incoming = std::move(*incoming);
+  }
+  Status st = piece.total == f.incoming->total() ? f.incoming->add(piece.offset, piece.bytes)
+                                                 : Status::error("pieces of two sizes");
+  if (!st) {
+    f.refusals.push_back("node " + std::to_string(from) + " sent " + st.message());
+    return ask_next(piece.sha256, f);
+  }
+  if (!f.incoming->complete()) return;
+  auto path = cache_.finish(std::move(f.incoming));
+  if (!path) {
+    f.refusals.push_back("node " + std::to_string(from) + ": " + path.error());
+    return ask_next(piece.sha256, f);
+  }
+  spdlog::info("executable {} fetched from node {}", piece.sha256, from);
+  end_fetch(piece.sha256, *path);
+}
+
+void BinaryService::on_node_stored(std::uint32_t from, const AppStored& stored) {
+  auto it = fetches_.find(stored.sha256);
+  if (it == fetches_.end() || stored.ok) return;
+  Fetch& f = it->second;
+  if (f.next == 0 || f.sources[f.next - 1] != from) return;
+  f.refusals.push_back("node " + std::to_string(from) + ": " + stored.error);
+  ask_next(stored.sha256, f);
+}
+
+void BinaryService::on_node_dead(std::uint32_t node) {
+  std::vector<std::string> stuck;
+  for (const auto& [sha, f] : fetches_) {
+    if (f.next > 0 && f.sources[f.next - 1] == node) stuck.push_back(sha);
+  }
+  for (const std::string& sha : stuck) {
+    Fetch& f = fetches_.at(sha);
+    f.refusals.push_back("node " + std::to_string(node) + " died");
+    ask_next(sha, f);
+  }
+}
+
+void BinaryService::end_fetch(const std::string& sha256, Result<std::string> path) {
+  auto it = fetches_.find(sha256);
+  if (it == fetches_.end()) return;
+  std::vector<Ready> waiters = std::move(it->second.waiters);
+  if (it->second.incoming) cache_.abandon(std::move(it->second.incoming));
+  fetches_.erase(it);
+  for (Ready& ready : waiters) ready(path);
+}
+
+void BinaryService::sweep(Clock::time_point now, const std::set<std::string>& in_use) {
+  std::vector<std::string> quiet;
+  for (const auto& [sha, f] : fetches_) {
+    if (now - f.heard > kSourcePatience) quiet.push_back(sha);
+  }
+  for (const std::string& sha : quiet) {
+    Fetch& f = fetches_.at(sha);
+    f.refusals.push_back("node " + std::to_string(f.sources[f.next - 1]) + " sent nothing for " +
+                         std::to_string(kSourcePatience.count()) + " s");
+    ask_next(sha, f);
+  }
+  std::set<std::string> keep = in_use;
+  for (const auto& [sha, up] : uploads_) keep.insert(sha);
+  cache_.evict(keep);
+}
+
+}  // namespace drift

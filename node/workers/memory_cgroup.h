@@ -1,0 +1,39 @@
+// A memory cgroup per worker process, so that a worker using more than worker.memory_limit is
+// stopped by the kernel without touching driftd or the owner's programs. The cgroups are made
+// under driftd's own memory cgroup (cgroup v1's memory controller, or cgroup v2 where the
+// parent delegates it); where driftd may not make one, find() says why and workers fall back to
+// RLIMIT_AS. Filesystem calls only; used on the network thread before and after a worker runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <drift/status.h>
+
+namespace drift {
+
+class MemoryCgroups {
+ public:
+  // driftd's own memory cgroup, if it may make children there; else the reason it may not.
+  static Result<MemoryCgroups> find();
+
+  // Makes `name` under it, limited to `limit_bytes`; returns its directory.
+  Result<std::string> make(const std::string& name, std::uint64_t limit_bytes) const;
+  // The cgroup's cgroup.procs, opened for a child to write "0" into before it execs.
+  static int open_procs(const std::string& dir);
+  // Whether the kernel's OOM killer killed a process of the cgroup.
+  bool oom_killed(const std::string& dir) const;
+  // Removes it (its processes are gone).
+  static void remove(const std::string& dir);
+
+  const std::string& base() const { return base_; }
+  bool v2() const { return v2_; }
+
+ private:
+  MemoryCgroups(std::string base, bool v2) : base_(std::move(base)), v2_(v2) {}
+  std::string base_;
+  bool v2_ = false;
+};
+
+}  // namespace drift

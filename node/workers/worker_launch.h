@@ -1,0 +1,63 @@
+// Starting an application's executable on the owner's PC, contained (docs/architecture.md,
+// "Workers"): as an unprivileged user (when driftd is root), at idle CPU priority (nice and
+// SCHED_IDLE), under a memory limit (its own memory cgroup, else RLIMIT_AS), with no new
+// privileges, in a session of its own, killed if driftd dies, with only the descriptors it needs.
+// Two shapes: a worker (the daemon's socket as fd 3, stdout and stderr into one pipe) and a query
+// (stdin, stdout and stderr pipes). The executable is opened by driftd and run from that
+// descriptor, so a cache directory the worker's user cannot read is no obstacle. A launch that
+// fails before the program runs says which step failed and why.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <drift/status.h>
+#include "node/config/worker_settings.h"
+#include "node/workers/memory_cgroup.h"
+
+namespace drift {
+
+// What every launch shares, resolved once from [worker] at start.
+struct Containment {
+  bool switch_user = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  std::string user;  // for the log: "nobody (65534)"
+  int nice = 19;
+  bool sched_idle = true;
+  std::uint64_t memory_limit = 0;       // bytes; 0: none
+  std::optional<MemoryCgroups> cgroups;  // else RLIMIT_AS
+  std::string summary;                   // one line for the log
+};
+
+// `memory_bytes` is the machine's memory (for "50%").
+Result<Containment> make_containment(const WorkerSettings& settings, std::uint64_t memory_bytes);
+
+struct LaunchSpec {
+  std::string executable;
+  std::vector<std::string> launcher;  // run as LAUNCHER... EXECUTABLE ARGS...
+  std::vector<std::string> args;
+  std::string cgroup_name;  // a memory cgroup of this name, when the containment has them
+};
+
+struct Launched {
+  pid_t pid = -1;
+  int control_fd = -1;  // worker: the daemon's end of its socket; query: its stdin
+  int output_fd = -1;   // query: its stdout
+  int stderr_fd = -1;   // its stderr (a worker's stdout too)
+  std::string cgroup;   // its memory cgroup's directory, if it has one
+};
+
+// `APP --drift-worker 3` with the daemon's socket as fd 3.
+Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& containment);
+// `APP ARGS` with pipes on stdin, stdout and stderr.
+Result<Launched> launch_query(const LaunchSpec& spec, const Containment& containment);
+
+// "exited with status 3", "killed by signal 9 (Killed)".
+std::string describe_wait_status(int status);
+
+}  // namespace drift

@@ -1,0 +1,212 @@
+#include "node/workers/worker_process.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "protocol/worker_codec.h"
+
+namespace drift {
+
+namespace {
+
+constexpr std::size_t kTailLines = 20;
+constexpr std::size_t kLineBytes = 1000;
+constexpr double kLinesPerSecond = 50;
+constexpr double kLineBurst = 200;
+// A worker whose socket closed is given this long to exit before it is killed.
+constexpr std::chrono::milliseconds kExitGrace{2000};
+constexpr std::chrono::milliseconds kReapEvery{10};
+
+}  // namespace
+
+Result<std::shared_ptr<WorkerProcess>> WorkerProcess::start(asio::io_context& io,
+                                                            const LaunchSpec& spec,
+                                                            const Containment& containment,
+                                                            std::uint32_t max_body,
+                                                            std::string label, Events events) {
+  Result<Launched> launched = launch_worker(spec, containment);
+  if (!launched) return launched.status();
+  std::shared_ptr<WorkerProcess> w(
+      new WorkerProcess(io, *launched, containment, std::move(label), std::move(events)));
+  w->begin(launched->control_fd, max_body);
+  return w;
+}
+
+WorkerProcess::WorkerProcess(asio::io_context& io, Launched launched,
+                             const Containment& containment, std::string label, Events events)
+    : io_(io),
+      pid_(launched.pid),
+      cgroup_(std::move(launched.cgroup)),
+      containment_(containment),
+      label_(std::move(label)),
+      events_(std::move(events)),
+      stderr_(io, launched.stderr_fd),
+      log_refilled_(std::chrono::steady_clock::now()),
+      timer_(io) {}
+
+void WorkerProcess::begin(int control_fd, std::uint32_t max_body) {
+  FrameLink::Socket socket(io_);
+  socket.assign(asio::local::stream_protocol(), control_fd);
+  link_ = std::make_shared<FrameLink>(std::move(socket), kWorkerProtocolVersion, max_body);
+  std::weak_ptr<WorkerProcess> weak = shared_from_this();
+  link_->start({[weak](const FrameHeader& header, std::span<const std::uint8_t> body) {
+                  auto self = weak.lock();  // alive while its owner handles the message
+                  if (!self || self->reaped_) return;
+                  Result<WorkerMessage> msg = decode_worker_body(header.type, body);
+                  if (!msg) return self->refuse("a frame that does not decode: " + msg.error());
+                  if (self->events_.message) self->events_.message(std::move(*msg));
+                },
+                [weak](const std::string& reason) {
+                  if (auto self = weak.lock()) self->on_link_closed(reason);
+                }});
+  read_stderr();
+}
+
+WorkerProcess::~WorkerProcess() {
+  if (link_) link_->close("the worker ended");
+  if (!reaped_ && pid_ > 0) {
+    signal_group(SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  if (!cgroup_.empty()) MemoryCgroups::remove(cgroup_);
+}
+
+void WorkerProcess::send(Frame frame, bool bulk) {
+  if (link_) link_->send(std::move(frame), bulk);
+}
+
+void WorkerProcess::send(const WorkerMessage& msg) { send(make_frame(encode_worker(msg))); }
+
+void WorkerProcess::stop(std::chrono::milliseconds grace) {
+  expected_ = true;
+  send(WorkerStop{});
+  kill_at_ = std::min(kill_at_, std::chrono::steady_clock::now() + grace);
+  reap_soon();
+}
+
+void WorkerProcess::kill() {
+  expected_ = true;
+  signal_group(SIGKILL);
+  if (link_) link_->close("killed");
+  reap_soon();
+}
+
+void WorkerProcess::refuse(const std::string& reason) {
+  if (refusal_.empty()) refusal_ = reason;
+  spdlog::warn("{} worker (pid {}): {}; it is killed", label_, pid_, reason);
+  signal_group(SIGKILL);
+  if (link_) link_->close(reason);
+  reap_soon();
+}
+
+// Its own process group (it called setsid): a launcher and what it started go too.
+void WorkerProcess::signal_group(int sig) {
+  if (pid_ <= 0 || reaped_) return;
+  if (::kill(-pid_, sig) != 0) ::kill(pid_, sig);
+}
+
+void WorkerProcess::on_link_closed(const std::string& reason) {
+  if (!expected_ && refusal_.empty()) {
+    spdlog::debug("{} worker (pid {}): its socket closed ({})", label_, pid_, reason);
+  }
+  kill_at_ = std::min(kill_at_, std::chrono::steady_clock::now() + kExitGrace);
+  reap_soon();
+}
+
+void WorkerProcess::read_stderr() {
+  auto buf = std::make_shared<std::array<char, 4096>>();
+  std::weak_ptr<WorkerProcess> weak = shared_from_this();
+  stderr_.async_read_some(asio::buffer(*buf), [weak, buf](std::error_code ec, std::size_t n) {
+    auto self = weak.lock();
+    if (!self) return;
+    if (ec) {
+      if (!self->stderr_partial_.empty()) self->on_stderr_line(std::move(self->stderr_partial_));
+      self->stderr_partial_.clear();
+      self->reap_soon();
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = (*buf)[i];
+      if (c == '\n') {
+        self->on_stderr_line(std::move(self->stderr_partial_));
+        self->stderr_partial_.clear();
+      } else if (self->stderr_partial_.size() < kLineBytes) {
+        self->stderr_partial_ += c;
+      }
+    }
+    self->read_stderr();
+  });
+}
+
+void WorkerProcess::on_stderr_line(std::string line) {
+  stderr_tail_.push_back(line);
+  if (stderr_tail_.size() > kTailLines) stderr_tail_.pop_front();
+  const auto now = std::chrono::steady_clock::now();
+  log_tokens_ = std::min(kLineBurst, log_tokens_ + kLinesPerSecond *
+                                                       std::chrono::duration<double>(
+                                                           now - log_refilled_).count());
+  log_refilled_ = now;
+  if (log_tokens_ < 1) {
+    ++lines_dropped_;
+    return;
+  }
+  log_tokens_ -= 1;
+  if (lines_dropped_ > 0) {
+    spdlog::info("{} worker (pid {}): {} lines of its stderr not logged", label_, pid_,
+                 lines_dropped_);
+    lines_dropped_ = 0;
+  }
+  spdlog::info("{} worker (pid {}): {}", label_, pid_, line);
+}
+
+void WorkerProcess::reap_soon() {
+  if (reaping_ || reaped_) return;
+  reaping_ = true;
+  try_reap();
+}
+
+void WorkerProcess::try_reap() {
+  auto self = shared_from_this();  // `gone` may drop the owner's last reference
+  int status = 0;
+  const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == 0) {
+    if (std::chrono::steady_clock::now() >= kill_at_) signal_group(SIGKILL);
+    std::weak_ptr<WorkerProcess> weak = shared_from_this();
+    timer_.expires_after(kReapEvery);
+    timer_.async_wait([weak](std::error_code ec) {
+      if (auto self = weak.lock(); self && !ec) self->try_reap();
+    });
+    return;
+  }
+  reaped_ = true;
+  if (link_) link_->close("the worker ended");
+  std::error_code ignored;
+  stderr_.close(ignored);
+  Ending ending;
+  ending.how = r < 0 ? "ended (it could not be waited for)" : describe_wait_status(status);
+  ending.expected = expected_ && refusal_.empty();
+  if (!refusal_.empty()) ending.how = "killed by driftd: " + refusal_;
+  if (!cgroup_.empty() && containment_.cgroups && containment_.cgroups->oom_killed(cgroup_)) {
+    ending.out_of_memory = true;
+    ending.how += " by the kernel's OOM killer: it passed its memory limit (worker.memory_limit, " +
+                  std::to_string(containment_.memory_limit >> 20) + " MiB)";
+  }
+  for (const auto& line : stderr_tail_) ending.stderr_tail += line + "\n";
+  if (!cgroup_.empty()) {
+    MemoryCgroups::remove(cgroup_);
+    cgroup_.clear();
+  }
+  if (events_.gone) {
+    auto gone = std::move(events_.gone);
+    events_ = Events{};
+    gone(ending);
+  }
+}
+
+}  // namespace drift

@@ -1,0 +1,150 @@
+#include "sdk/frame_link.h"
+
+#include <array>
+#include <cstring>
+
+namespace drift {
+
+FrameLink::FrameLink(Socket socket, std::uint16_t version, std::uint32_t max_body)
+    : socket_(std::move(socket)),
+      version_(version),
+      max_body_(max_body),
+      read_buf_(kReadBufferBytes) {
+  std::error_code ec;
+  socket_.non_blocking(true, ec);  // write_next() writes at once; it must never wait
+}
+
+void FrameLink::start(Handlers handlers) {
+  handlers_ = std::move(handlers);
+  read_more();
+}
+
+void FrameLink::send(Frame frame, bool bulk) {
+  if (closed_) return;
+  queued_bytes_ += frame.size();
+  (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
+  write_next();
+}
+
+namespace {
+
+// The buffers of `frame` from byte `offset` on.
+std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset) {
+  asio::const_buffer head = frame.head ? asio::buffer(*frame.head) : asio::const_buffer();
+  asio::const_buffer tail = asio::buffer(frame.tail.data(), frame.tail.size());
+  if (offset < head.size()) return {head + offset, tail};
+  return {tail + (offset - head.size()), asio::const_buffer()};
+}
+
+}  // namespace
+
+// Writes queued frames at once while the socket takes them; the first one it does not take
+// whole is finished by async_write, and the queue waits for it.
+void FrameLink::write_next() {
+  while (!writing_ && !closed_) {
+    auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+    if (queue.empty()) return;
+    in_flight_ = std::move(queue.front());
+    queue.pop_front();
+    std::error_code ec;
+    const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      in_flight_ = Frame{};
+      return close("write failed: " + ec.message());
+    }
+    if (!ec && written == in_flight_.size()) {
+      queued_bytes_ -= in_flight_.size();
+      in_flight_ = Frame{};
+      continue;
+    }
+    writing_ = true;
+    auto self = shared_from_this();
+    asio::async_write(socket_, buffers_of(in_flight_, ec ? 0 : written),
+                      [self](std::error_code e, std::size_t) {
+                        self->writing_ = false;
+                        self->queued_bytes_ -= self->in_flight_.size();
+                        self->in_flight_ = Frame{};
+                        if (self->closed_) return;
+                        if (e) return self->close("write failed: " + e.message());
+                        self->write_next();
+                      });
+  }
+}
+
+void FrameLink::close(const std::string& reason) {
+  if (closed_) return;
+  closed_ = true;
+  std::error_code ignored;
+  socket_.shutdown(Socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  write_queue_.clear();  // in_flight_ stays until its aborted write completes
+  bulk_queue_.clear();
+  auto closed = std::move(handlers_.closed);
+  handlers_ = Handlers{};
+  if (closed) closed(reason);
+}
+
+void FrameLink::read_more() {
+  if (closed_) return;
+  if (read_begin_ == read_end_) {
+    read_begin_ = read_end_ = 0;
+  } else if (read_begin_ > 0) {  // keep the start of the next frame at the front
+    std::memmove(read_buf_.data(), read_buf_.data() + read_begin_, read_end_ - read_begin_);
+    read_end_ -= read_begin_;
+    read_begin_ = 0;
+  }
+  auto self = shared_from_this();
+  socket_.async_read_some(
+      asio::buffer(read_buf_.data() + read_end_, read_buf_.size() - read_end_),
+      [self](std::error_code ec, std::size_t n) {
+        if (ec) {
+          const bool in_frame = self->read_end_ > self->read_begin_;
+          if (ec == asio::error::eof && !in_frame) return self->close("closed by the other end");
+          return self->close(in_frame ? "lost in a frame: " + ec.message() : ec.message());
+        }
+        self->read_end_ += n;
+        self->parse_frames();
+      });
+}
+
+void FrameLink::parse_frames() {
+  auto self = shared_from_this();  // a handler may close the link
+  while (!closed_ && read_end_ - read_begin_ >= kFrameHeaderSize) {
+    const auto header_bytes =
+        std::span<const std::uint8_t, kFrameHeaderSize>(read_buf_.data() + read_begin_,
+                                                        kFrameHeaderSize);
+    Result<FrameHeader> header = decode_header(header_bytes, max_body_, version_);
+    if (!header) return close("bad frame: " + header.error());
+    const std::size_t frame_size = kFrameHeaderSize + header->length;
+    if (frame_size > read_buf_.size()) {
+      read_begin_ += kFrameHeaderSize;
+      return read_large_body(*header);
+    }
+    if (read_end_ - read_begin_ < frame_size) break;
+    const std::span<const std::uint8_t> body(read_buf_.data() + read_begin_ + kFrameHeaderSize,
+                                             header->length);
+    read_begin_ += frame_size;
+    handlers_.frame(*header, body);
+  }
+  read_more();
+}
+
+// The body's first bytes are already in read_buf_; the rest is read straight into its buffer.
+void FrameLink::read_large_body(const FrameHeader& header) {
+  const std::size_t have = read_end_ - read_begin_;
+  large_body_.resize(header.length);
+  std::memcpy(large_body_.data(), read_buf_.data() + read_begin_, have);
+  read_begin_ = read_end_ = 0;
+  auto self = shared_from_this();
+  asio::async_read(socket_, asio::buffer(large_body_.data() + have, header.length - have),
+                   [self, header](std::error_code ec, std::size_t) {
+                     if (self->closed_) return;
+                     if (ec) return self->close("lost in a frame: " + ec.message());
+                     std::vector<std::uint8_t> body = std::move(self->large_body_);
+                     self->large_body_.clear();
+                     self->handlers_.frame(header, body);
+                     self->parse_frames();
+                   });
+}
+
+}  // namespace drift

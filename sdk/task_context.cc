@@ -1,0 +1,57 @@
+#include "sdk/task_context.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "node/machine/emulated_compute.h"
+
+namespace drift {
+
+TaskContext::TaskContext(TaskSlot& slot, const Emulator* emulator, std::uint64_t max_payload)
+    : slot_(slot), emulator_(emulator), max_payload_(max_payload) {
+  effects_.task = slot.id;
+  effects_.report.index = slot.id.index;
+}
+
+void TaskContext::send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> payload) {
+  if (to.job != slot_.id.job || to.index >= slot_.job.spec.tasks) {
+    throw std::invalid_argument("send to task " + std::to_string(to.job) + ":" +
+                                std::to_string(to.index) + " outside this job");
+  }
+  if (max_payload_ > 0 && payload.size() > max_payload_) {
+    throw std::length_error("send of " + std::to_string(payload.size()) + " bytes to task " +
+                            std::to_string(to.index) + ": a message may carry at most " +
+                            std::to_string(max_payload_) + " bytes (the daemons' frame limit)");
+  }
+  TaskMessage msg;
+  msg.from = slot_.id;
+  msg.to = to;
+  msg.seq = slot_.sender.next(to);
+  msg.tag = tag;
+  msg.generation = slot_.job.generation;
+  msg.payload = std::move(payload);
+  effects_.sends.push_back(std::move(msg));
+}
+
+void TaskContext::contribute(std::uint64_t step, std::vector<double> values) {
+  effects_.report.contributions.push_back(WorkerContribution{step, std::move(values)});
+}
+
+void TaskContext::compute(double work_units, const std::function<void()>& fn) {
+  // Busy time includes the emulated stretch: what a machine of that speed would have measured.
+  effects_.report.busy_seconds += emulated_compute(emulator_, work_units, fn);
+  effects_.report.work_units += work_units;
+}
+
+void TaskContext::finish(std::vector<std::uint8_t> result) {
+  effects_.report.finished = true;
+  effects_.report.result = std::move(result);
+}
+
+void TaskContext::fail(std::string reason) {
+  if (effects_.report.failed) return;
+  effects_.report.failed = true;
+  effects_.report.error = std::move(reason);
+}
+
+}  // namespace drift

@@ -1,0 +1,471 @@
+#include "sdk/worker_host.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "migration/buffer_pool.h"
+#include "migration/state_writer.h"
+#include "protocol/root_channel.h"
+#include "protocol/worker_codec.h"
+#include "sdk/hosted_task_state.h"
+
+namespace drift {
+
+namespace {
+
+// Payloads at least this large are written from their own buffer instead of being copied.
+constexpr std::size_t kZeroCopyBytes = 64u << 10;
+
+EmulationSettings emulation_of(const WorkerSetup& s) {
+  EmulationSettings e;
+  e.speed = s.emulate_speed;
+  e.unit_rate = s.emulate_unit_rate;
+  for (const WireLoadRamp& r : s.emulate_load) e.load.push_back({r.start_s, r.ramp_s, r.level});
+  return e;
+}
+
+Emulator::Clock::time_point daemon_start(double elapsed_s) {
+  return Emulator::Clock::now() -
+         std::chrono::duration_cast<Emulator::Clock::duration>(
+             std::chrono::duration<double>(std::max(0.0, elapsed_s)));
+}
+
+std::string index_text(std::uint32_t index) { return "task " + std::to_string(index); }
+
+}  // namespace
+
+WorkerHost::WorkerHost(asio::io_context& io, asio::thread_pool& pool, const Application& app,
+                       const WorkerSetup& setup, Send send)
+    : io_(io),
+      pool_(pool),
+      job_{setup.job, setup.root, setup.generation, setup.node, setup.spec, &app},
+      emulator_(emulation_of(setup), daemon_start(setup.emulate_elapsed_s)),
+      // An emulated compute sleeps: never on the I/O thread.
+      inline_us_(emulator_.enabled() ? 0 : setup.inline_us),
+      max_payload_(setup.max_payload),
+      piece_bytes_(std::max<std::uint32_t>(setup.piece_bytes, 4096)),
+      send_(std::move(send)),
+      alive_(std::make_shared<bool>(true)) {}
+
+WorkerHost::~WorkerHost() {
+  *alive_ = false;
+  for (auto& [index, slot] : slots_) slot->stopped = true;
+}
+
+Status WorkerHost::handle(WorkerMessage&& msg) {
+  return std::visit(
+      [this](auto&& m) -> Status {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, WorkerCreate>) {
+          return create(m);
+        } else if constexpr (std::is_same_v<M, WorkerStart>) {
+          start_all();
+          return Status::ok();
+        } else if constexpr (std::is_same_v<M, TaskMessage>) {
+          return deliver(std::move(m));
+        } else if constexpr (std::is_same_v<M, WorkerTaskControl>) {
+          return control(m);
+        } else if constexpr (std::is_same_v<M, WorkerPause>) {
+          pause(m.paused);
+          return Status::ok();
+        } else if constexpr (std::is_same_v<M, WorkerCapture>) {
+          return capture(m);
+        } else if constexpr (std::is_same_v<M, WorkerInstall>) {
+          return begin_install(m);
+        } else if constexpr (std::is_same_v<M, WorkerStateBytes>) {
+          return install_bytes(std::move(m));
+        } else {
+          return Status::error(std::string("unexpected ") + to_string(M::kType) +
+                               " from the daemon");
+        }
+      },
+      std::move(msg));
+}
+
+void WorkerHost::reply(const WorkerMessage& msg) { send_(make_frame(encode_worker(msg))); }
+
+Status WorkerHost::create(const WorkerCreate& req) {
+  JobSpec spec = job_.spec;
+  if (Status st = job_.app->validate(spec); !st) {
+    reply(WorkerCreated{false, job_.app->name() + ": " + st.message(), {}});
+    return Status::ok();
+  }
+  std::vector<std::pair<std::uint32_t, std::shared_ptr<TaskSlot>>> made;
+  for (std::uint32_t index : req.indices) {
+    if (index >= job_.spec.tasks || slots_.count(index) || installs_.count(index)) {
+      return Status::error("WorkerCreate names " + index_text(index) + ", which is outside the " +
+                           "job or already here");
+    }
+    std::unique_ptr<Task> task;
+    try {
+      task = job_.app->create_task(job_.spec, index);
+    } catch (const std::exception& e) {
+      reply(WorkerCreated{false, index_text(index) + " could not be made: " + e.what(), {}});
+      return Status::ok();
+    }
+    if (!task) {
+      reply(WorkerCreated{false,
+                          job_.app->name() + " made no task for index " + std::to_string(index),
+                          {}});
+      return Status::ok();
+    }
+    made.emplace_back(index, std::make_shared<TaskSlot>(TaskId{job_.id, index}, job_,
+                                                        std::move(task), pool_));
+  }
+  WorkerCreated created{true, "", {}};
+  for (auto& [index, slot] : made) {
+    created.loads.push_back(slot->task->load());
+    slots_.emplace(index, std::move(slot));
+  }
+  reply(created);
+  return Status::ok();
+}
+
+void WorkerHost::start_all() {
+  started_ = true;
+  std::vector<std::shared_ptr<TaskSlot>> starting;
+  for (auto& [index, slot] : slots_) {
+    if (!slot->started) starting.push_back(slot);
+  }
+  for (auto& slot : starting) {
+    slot->started = true;
+    run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
+  }
+}
+
+Status WorkerHost::deliver(TaskMessage&& msg) {
+  if (msg.to.job != job_.id) {
+    return Status::error("a message for job " + std::to_string(msg.to.job) +
+                         " reached the worker of job " + std::to_string(job_.id));
+  }
+  if (msg.generation != job_.generation) return Status::ok();  // the daemon's race; dropped
+  if (auto it = installs_.find(msg.to.index); it != installs_.end()) {
+    it->second.waiting.push_back(std::move(msg));  // delivered once the task is loaded
+    return Status::ok();
+  }
+  auto slot = find(msg.to.index);
+  if (!slot) return Status::ok();  // it finished, or left: nothing to deliver to
+  post_delivery(slot, std::move(msg));
+  return Status::ok();
+}
+
+void WorkerHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg) {
+  auto shared = std::make_shared<TaskMessage>(std::move(msg));
+  run(slot, [shared](TaskSlot& s, TaskContext& ctx) {
+    // A checkpointed reduction: the state is saved before the task takes it, so after a rollback
+    // the root's resent reduction is the next message on its channel. It is always the next one
+    // (every task contributed to its step, so each took the previous reduction).
+    if (shared->tag == kCheckpointTag && shared->from.index == kRootSender &&
+        s.receiver.next_expected(shared->from) == shared->seq) {
+      PortableOutputArchive ar;
+      save_hosted_task(ar, *s.task, s.receiver, s.sender);
+      ctx.effects().checkpoint = SavedCheckpoint{
+          shared->seq - 1, std::make_shared<const std::vector<std::uint8_t>>(
+                               std::move(ar).take_bytes())};
+    }
+    for (auto& m : s.receiver.accept(std::move(*shared))) {
+      if (s.finished) break;
+      if (m.from.index == kRootSender) {
+        ReducedPayload reduced;
+        if (auto st = decode_portable(m.payload, reduced); !st) {
+          throw std::runtime_error("bad reduction payload: " + st.message());
+        }
+        if (!reduced.changes.empty()) s.task->regrain(ctx, m.seq - 1, reduced.changes);
+        s.task->reduced(ctx, m.seq - 1, reduced.values);
+      } else {
+        s.task->receive(ctx, Message{m.from, m.tag, std::move(m.payload)});
+      }
+    }
+  });
+}
+
+Status WorkerHost::control(const WorkerTaskControl& req) {
+  auto slot = find(req.index);
+  if (!slot) {
+    // A task that finished, or failed to load, may be asked about once more; nothing to do.
+    return Status::ok();
+  }
+  switch (req.action) {
+    case TaskControlAction::kFreeze:
+      slot->frozen = true;
+      break;
+    case TaskControlAction::kResume:
+      slot->frozen = false;
+      break;
+    case TaskControlAction::kRelease:
+      slot->stopped = true;
+      slots_.erase(req.index);
+      break;
+  }
+  return Status::ok();
+}
+
+void WorkerHost::pause(bool paused) { paused_ = paused; }
+
+// Runs on the strand after every handler posted before it: the state is between two handlers.
+Status WorkerHost::capture(const WorkerCapture& req) {
+  auto slot = find(req.index);
+  if (!slot || !slot->frozen) {
+    reply(WorkerCaptureDone{req.index, req.attempt, false, "the task is not frozen here"});
+    return Status::ok();
+  }
+  slot->queued.fetch_add(1, std::memory_order_relaxed);
+  asio::post(slot->strand, [this, slot, req, alive = alive_] {
+    Status status = write_capture(*slot, req);
+    slot->queued.fetch_sub(1, std::memory_order_release);
+    asio::post(io_, [this, req, alive, status = std::move(status)] {
+      if (*alive) reply(WorkerCaptureDone{req.index, req.attempt, status.is_ok(), status.message()});
+    });
+  });
+  return Status::ok();
+}
+
+// The pool's part of capture(): counts the state, then writes it in pieces, each sent as soon as
+// it is full (its frame's header is written in front of it, so it is never copied).
+Status WorkerHost::write_capture(TaskSlot& slot, const WorkerCapture& req) {
+  if (slot.finished || slot.stopped) return Status::error("the task has finished");
+  try {
+    ByteCounter counter;
+    {
+      PortableOutputArchive ar(counter);
+      save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
+    }
+    const std::uint64_t total = counter.count();
+    asio::post(io_, [this, req, total, alive = alive_] {
+      if (*alive) reply(WorkerCaptureSized{req.index, req.attempt, total});
+    });
+    const WorkerStateBytes head{StateBytesKind::kCapture, req.index, req.attempt, {}};
+    const std::size_t front = encode_worker_prefix(head, 0).size();
+    auto emit = [this, head, front, alive = alive_](std::uint32_t, BufferPool::Ptr piece) {
+      const auto prefix = encode_worker_prefix(head, piece->size - front);
+      std::copy(prefix.begin(), prefix.end(), piece->data.get());
+      asio::post(io_, [this, piece = std::move(piece), alive] {
+        if (!*alive) return;
+        Frame frame;
+        frame.tail = piece->bytes();
+        frame.tail_owner = piece;
+        send_(std::move(frame));
+      });
+    };
+    const std::uint32_t piece_bytes = std::max<std::uint32_t>(req.piece_bytes, 4096);
+    StateWriter writer(BufferPool::shared(), piece_bytes, front, total, emit);
+    {
+      PortableOutputArchive ar(writer);
+      save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
+    }
+    writer.finish();
+    return Status::ok();
+  } catch (const std::bad_alloc&) {
+    return Status::error("saving the task's state ran out of memory");
+  } catch (const std::exception& e) {
+    return Status::error(std::string("saving the task's state failed: ") + e.what());
+  }
+}
+
+Status WorkerHost::begin_install(const WorkerInstall& req) {
+  if (req.index >= job_.spec.tasks || slots_.count(req.index) || installs_.count(req.index)) {
+    reply(WorkerInstalled{req.index, false, index_text(req.index) + " is already here", 0});
+    return Status::error("WorkerInstall of " + index_text(req.index) +
+                         ", which is outside the job or already here");
+  }
+  Install& in = installs_[req.index];
+  in.request = req;
+  if (req.total == 0) load(in);
+  return Status::ok();
+}
+
+Status WorkerHost::install_bytes(WorkerStateBytes&& piece) {
+  auto it = installs_.find(piece.index);
+  if (piece.kind != StateBytesKind::kInstall || it == installs_.end() || it->second.loading) {
+    return Status::error("state bytes for " + index_text(piece.index) + " that no install awaits");
+  }
+  Install& in = it->second;
+  if (piece.bytes.size() > in.request.total - in.received) {
+    return Status::error("more state bytes for " + index_text(piece.index) + " than the " +
+                         std::to_string(in.request.total) + " announced");
+  }
+  in.received += piece.bytes.size();
+  in.pieces.push_back(std::move(piece.bytes));
+  if (in.received == in.request.total) load(in);
+  return Status::ok();
+}
+
+// On the pool: the task made and loaded from its state (none: made afresh), then back here.
+void WorkerHost::load(Install& install) {
+  install.loading = true;
+  auto shared = std::make_shared<Loading>(Loading{install.request, std::move(install.pieces)});
+  asio::post(pool_, [this, shared, alive = alive_] {
+    const std::uint32_t index = shared->request.index;
+    Result<std::shared_ptr<TaskSlot>> slot = Status::error("");
+    try {
+      auto task = job_.app->create_task(job_.spec, index);
+      if (!task) {
+        slot = Status::error(job_.app->name() + " made no task for index " +
+                             std::to_string(index));
+      } else {
+        auto made = std::make_shared<TaskSlot>(TaskId{job_.id, index}, job_, std::move(task), pool_);
+        if (shared->request.total > 0) {
+          std::vector<std::span<const std::uint8_t>> spans;
+          for (const auto& p : shared->pieces) spans.emplace_back(p);
+          BoundedInputArchive ar{std::span<const std::span<const std::uint8_t>>(spans)};
+          load_hosted_task(ar, *made->task, made->receiver, made->sender);
+          if (ar.remaining() != 0) {
+            throw WireError(std::to_string(ar.remaining()) + " trailing bytes");
+          }
+        }
+        slot = made;
+      }
+    } catch (const std::bad_alloc&) {
+      slot = Status::error("loading the task's state ran out of memory");
+    } catch (const std::exception& e) {
+      slot = Status::error(std::string("the task's state does not load: ") + e.what());
+    }
+    shared->pieces.clear();
+    asio::post(io_, [this, index, start = shared->request.start, alive, slot = std::move(slot)] {
+      if (*alive) on_loaded(index, start, std::move(slot));
+    });
+  });
+}
+
+// A move's task starts at once; a rollback's when the job starts (perhaps already).
+void WorkerHost::on_loaded(std::uint32_t index, bool start,
+                           Result<std::shared_ptr<TaskSlot>> loaded) {
+  auto it = installs_.find(index);
+  std::vector<TaskMessage> waiting;
+  if (it != installs_.end()) {
+    waiting = std::move(it->second.waiting);
+    installs_.erase(it);
+  }
+  if (!loaded) return reply(WorkerInstalled{index, false, loaded.error(), 0});
+  std::shared_ptr<TaskSlot> slot = std::move(loaded).value();
+  const double load = slot->task->load();
+  slots_[index] = slot;
+  reply(WorkerInstalled{index, true, "", load});
+  if (start || started_) {
+    slot->started = true;
+    run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
+  }
+  for (TaskMessage& m : waiting) post_delivery(slot, std::move(m));
+}
+
+// Runs handler on the task's strand; its effects return to the I/O thread in one batch. A task
+// whose handlers are short and that has nothing queued runs it right here instead: only this
+// thread posts to the strand, so with nothing queued no pool thread can be running the task.
+void WorkerHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
+  if (may_run_inline(*slot)) {
+    in_inline_handler_ = true;  // also while its effects are routed: no nested inline handlers
+    absorb(execute(*slot, handler));
+    in_inline_handler_ = false;
+    return;
+  }
+  slot->queued.fetch_add(1, std::memory_order_relaxed);
+  asio::post(slot->strand, [this, slot, handler = std::move(handler), alive = alive_] {
+    HandlerOutcome effects = execute(*slot, handler);
+    slot->queued.fetch_sub(1, std::memory_order_release);
+    if (!effects.task.job) return;  // nothing ran
+    asio::post(io_, [this, alive, effects = std::move(effects)]() mutable {
+      if (*alive) absorb(std::move(effects));
+    });
+  });
+}
+
+bool WorkerHost::may_run_inline(const TaskSlot& slot) const {
+  return inline_us_ > 0 && !in_inline_handler_ &&
+         slot.queued.load(std::memory_order_acquire) == 0 &&
+         slot.handler_us.load(std::memory_order_relaxed) <= inline_us_;
+}
+
+// One handler with its bookkeeping; effects.task.job is 0 if the task was stopped or finished.
+HandlerOutcome WorkerHost::execute(TaskSlot& slot, const Handler& handler) {
+  if (slot.stopped || slot.finished) return HandlerOutcome{};
+  const auto began = std::chrono::steady_clock::now();
+  TaskContext ctx(slot, &emulator_, max_payload_);
+  WorkerEffects& report = ctx.effects().report;
+  try {
+    handler(slot, ctx);
+  } catch (const std::bad_alloc&) {
+    report.failed = true;
+    report.error = "out of memory (std::bad_alloc): the task needs more memory than the worker "
+                   "may use on this node (worker.memory_limit)";
+  } catch (const std::exception& e) {
+    report.failed = true;
+    report.error = e.what();
+  } catch (...) {
+    report.failed = true;
+    report.error = "unknown exception";
+  }
+  if (report.finished || report.failed) slot.finished = true;
+  report.load = slot.task->load();
+  report.splittable = slot.task->can_split();
+  if (auto partner = slot.task->merge_partner()) {
+    report.has_merge_partner = true;
+    report.merge_partner = *partner;
+  }
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - began).count();
+  const std::uint32_t old = slot.handler_us.load(std::memory_order_relaxed);
+  const auto now_us = static_cast<std::uint32_t>(std::min<long long>(us, 1'000'000'000));
+  slot.handler_us.store(old == ~0u ? now_us : (3 * old + now_us) / 4, std::memory_order_relaxed);
+  return std::move(ctx.effects());
+}
+
+// I/O thread: messages to tasks here go straight to them, unless the daemon holds the
+// receiver's deliveries (frozen for a move, or the node paused): those go out with the rest.
+void WorkerHost::absorb(HandlerOutcome&& effects) {
+  if (!effects.task.job) return;
+  WorkerEffects& report = effects.report;
+  for (TaskMessage& m : effects.sends) {
+    auto local = find(m.to.index);
+    if (local && !local->frozen && !paused_) {
+      if (std::find(report.local_partners.begin(), report.local_partners.end(), m.to.index) ==
+          report.local_partners.end()) {
+        report.local_partners.push_back(m.to.index);
+      }
+      post_delivery(local, std::move(m));
+    } else {
+      send_task_message(std::move(m));
+    }
+  }
+  if (effects.checkpoint) {
+    report.checkpoint = true;
+    report.checkpoint_step = effects.checkpoint->step;
+    report.checkpoint_bytes = effects.checkpoint->state->size();
+    send_state(StateBytesKind::kCheckpoint, report.index, 0, effects.checkpoint->state);
+  }
+  reply(report);
+}
+
+void WorkerHost::send_task_message(TaskMessage&& msg) {
+  if (msg.payload.size() < kZeroCopyBytes) return send_(make_frame(encode_worker(msg)));
+  auto payload = std::make_shared<const std::vector<std::uint8_t>>(std::move(msg.payload));
+  msg.payload.clear();
+  Frame frame = make_frame(encode_worker_prefix(msg, payload->size()));
+  frame.tail = std::span<const std::uint8_t>(*payload);
+  frame.tail_owner = std::move(payload);
+  send_(std::move(frame));
+}
+
+// In pieces of piece_bytes_, each a frame whose tail points into `bytes` (no copy).
+void WorkerHost::send_state(StateBytesKind kind, std::uint32_t index, std::uint64_t attempt,
+                            std::shared_ptr<const std::vector<std::uint8_t>> bytes) {
+  const WorkerStateBytes head{kind, index, attempt, {}};
+  std::size_t at = 0;
+  do {
+    const std::size_t n = std::min<std::size_t>(piece_bytes_, bytes->size() - at);
+    Frame frame = make_frame(encode_worker_prefix(head, n));
+    frame.tail = std::span<const std::uint8_t>(bytes->data() + at, n);
+    frame.tail_owner = bytes;
+    send_(std::move(frame));
+    at += n;
+  } while (at < bytes->size());
+}
+
+std::shared_ptr<TaskSlot> WorkerHost::find(std::uint32_t index) const {
+  auto it = slots_.find(index);
+  return it == slots_.end() ? nullptr : it->second;
+}
+
+}  // namespace drift

@@ -1,0 +1,100 @@
+// The tasks of one job on one node, inside the worker process the daemon started for it
+// (docs/architecture.md, "Workers"). The I/O thread takes the daemon's frames and owns the task
+// slots; handlers run on the worker's pool, one at a time per task (a strand), or inline on the
+// I/O thread when they are short and nothing is queued. A handler's effects come back to the I/O
+// thread, which delivers its messages to tasks of this worker directly — unless the receiver is
+// frozen for a move or the node is paused, when the daemon holds its deliveries — and sends the
+// rest, then the effects, to the daemon. Messages are delivered per channel in order, exactly
+// once (ChannelReceiver). A checkpointed reduction makes the task save its state just before it
+// takes it; a capture writes a frozen task's state in pieces after its current handler.
+#pragma once
+
+#include <asio.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "node/machine/emulation.h"
+#include "protocol/frame.h"
+#include "protocol/out_frame.h"
+#include "protocol/worker_messages.h"
+#include "sdk/task_context.h"
+#include "sdk/task_slot.h"
+#include "sdk/worker_job.h"
+
+namespace drift {
+
+class WorkerHost {
+ public:
+  // Queues a frame for the daemon, in order (I/O thread).
+  using Send = std::function<void(Frame frame)>;
+
+  WorkerHost(asio::io_context& io, asio::thread_pool& pool, const Application& app,
+             const WorkerSetup& setup, Send send);
+  ~WorkerHost();
+
+  // One message from the daemon (I/O thread). An error means the daemon broke the protocol.
+  Status handle(WorkerMessage&& msg);
+
+ private:
+  using Handler = std::function<void(TaskSlot&, TaskContext&)>;
+  // A task arriving: its state's pieces until they are all here, then loading on the pool;
+  // messages for it wait meanwhile.
+  struct Install {
+    WorkerInstall request;
+    std::uint64_t received = 0;
+    std::vector<std::vector<std::uint8_t>> pieces;
+    bool loading = false;
+    std::vector<TaskMessage> waiting;
+  };
+  struct Loading {
+    WorkerInstall request;
+    std::vector<std::vector<std::uint8_t>> pieces;
+  };
+
+  Status create(const WorkerCreate& req);
+  void start_all();
+  Status deliver(TaskMessage&& msg);
+  Status control(const WorkerTaskControl& req);
+  void pause(bool paused);
+  Status capture(const WorkerCapture& req);
+  Status begin_install(const WorkerInstall& req);
+  Status install_bytes(WorkerStateBytes&& piece);
+  void load(Install& install);
+  void on_loaded(std::uint32_t index, bool start, Result<std::shared_ptr<TaskSlot>> slot);
+
+  void post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg);
+  void run(const std::shared_ptr<TaskSlot>& slot, Handler handler);
+  bool may_run_inline(const TaskSlot& slot) const;
+  HandlerOutcome execute(TaskSlot& slot, const Handler& handler);
+  void absorb(HandlerOutcome&& effects);
+  void send_task_message(TaskMessage&& msg);
+  void send_state(StateBytesKind kind, std::uint32_t index, std::uint64_t attempt,
+                  std::shared_ptr<const std::vector<std::uint8_t>> bytes);
+  Status write_capture(TaskSlot& slot, const WorkerCapture& req);
+  std::shared_ptr<TaskSlot> find(std::uint32_t index) const;
+  void reply(const WorkerMessage& msg);
+
+  asio::io_context& io_;
+  asio::thread_pool& pool_;
+  WorkerJob job_;
+  Emulator emulator_;
+  std::uint32_t inline_us_;
+  std::uint64_t max_payload_;
+  std::uint32_t piece_bytes_;
+  Send send_;
+  bool in_inline_handler_ = false;  // no nesting: a local send runs its target on the pool
+  bool paused_ = false;
+  bool started_ = false;  // WorkerStart came: tasks loaded later start at once
+  std::map<std::uint32_t, std::shared_ptr<TaskSlot>> slots_;
+  std::map<std::uint32_t, Install> installs_;  // by task index, while their bytes arrive
+  std::shared_ptr<bool> alive_;                 // posted completions check it
+};
+
+}  // namespace drift
