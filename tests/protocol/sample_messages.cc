@@ -29,7 +29,7 @@ LoadIndex load(OwnerState owner, double task_load) {
 
 MemberInfo member(std::uint32_t id, MemberState state) {
   return MemberInfo{id, 0x0123456789abcdefULL + id, "pc-" + std::to_string(id) + "-zürich",
-                    "10.0.0." + std::to_string(id) + ":7400", state};
+                    "10.0.0." + std::to_string(id) + ":7400", state, id % 2 ? "x86_64" : "s390x"};
 }
 
 Hello hello_node() {
@@ -136,7 +136,9 @@ std::vector<SampleMessage> build() {
       {"job_resume", JobResume{9, 3}},
       {"job_record", JobRecord{9, 7, heat_spec(), 2, true, 240, {0.5, -1.0}, {7, 8}, {8, 9}, 251, 1,
                                10, 6, 12.5, {0.25, 0.125},
-                               {{200, {GrainKind::kSplit, 2, 11}}, {240, {GrainKind::kMerge, 2, 11}}}}},
+                               {{200, {GrainKind::kSplit, 2, 11}}, {240, {GrainKind::kMerge, 2, 11}}},
+                               {0, 1, 2},
+                               3}},
       {"job_record_no_checkpoint",
        JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
       {"job_attach", JobAttach{0x700000001ULL, 42}},
@@ -149,6 +151,16 @@ std::vector<SampleMessage> build() {
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
       {"owner_request", OwnerRequest{OwnerAction::kRelease}},
       {"owner_reply", OwnerReply{3, "ws-12", OwnerState::kDraining, 4, "draining 4 tasks"}},
+      {"worker_lost", WorkerLost{9, 8, 2, {3, 4},
+                                 "its worker (pid 4242) killed by signal 9 (Killed)"}},
+      {"job_notice_sat_out",
+       JobNotice{9, JobNoticeKind::kSatOut, 0, 0, 0, 0,
+                 "node 3 (pc-3, i386) take no task of the job"}},
+      {"app_offer", AppOffer{std::string(64, 'a'), "s390x", 5242880}},
+      {"app_offer_reply", AppOfferReply{std::string(64, 'a'), false, ""}},
+      {"app_piece", AppPiece{std::string(64, 'a'), 5242880, 1048576, {0x7f, 0x45, 0x4c, 0x46}}},
+      {"app_stored", AppStored{std::string(64, 'a'), false, "not here"}},
+      {"app_fetch", AppFetch{std::string(64, 'b')}},
   };
 }
 
