@@ -47,7 +47,7 @@ Hello self_hello(const NodeConfig& c, std::uint64_t incarnation) {
 
 MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation) {
   return MemberInfo{c.node_id, incarnation, c.name, Endpoint{c.address, c.port}.to_string(),
-                    MemberState::kAlive, machine_arch()};
+                    MemberState::kAlive, c.arch()};
 }
 
 Transport::Params transport_params(const NodeConfig& c) {
@@ -175,7 +175,8 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
             TaskHost::Hooks{
                 [this](HandlerEffects&& e) { on_effects(std::move(e)); },
                 [this](TaskMessage&& m) { on_sent(std::move(m)); },
-                [this](std::uint64_t job, const std::string& why) { on_worker_lost(job, why); },
+                [this](const JobInfo& job, const std::vector<std::uint32_t>& tasks,
+                       const std::string& why) { on_worker_lost(job, tasks, why); },
                 [this](const JobInfo& job, TaskHost::ExecutableReady ready) {
                   find_executable(job, std::move(ready));
                 }}),
@@ -183,7 +184,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       migration_(*this, host_, router_, locations_, pointers_, counters_,
                  MigrationService::Params{config_.chunk_bytes, config_.accept_tasks,
                                           config_.memory_limit, std::chrono::milliseconds(30000),
-                                          2 * config_.heartbeat_interval},
+                                          2 * config_.heartbeat_interval, config_.arch()},
                  [this](std::uint32_t id) { return membership_.is_alive(id); },
                  [] { return read_available_memory(); },
                  [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
@@ -499,18 +500,12 @@ void Daemon::on_sent(TaskMessage&& msg) {
 
 // The job's tasks here went with their worker: its root rolls the job back (or, the second time
 // a worker of the job is lost, fails it with this reason).
-void Daemon::on_worker_lost(std::uint64_t job, const std::string& why) {
-  auto info = host_.job_info(job);
-  std::vector<std::uint32_t> tasks;
-  for (TaskId t : host_.tasks()) {
-    if (t.job == job) tasks.push_back(t.index);
-  }
-  const std::uint32_t root = info ? info->root : locations_.home(job);
-  const std::uint32_t generation = info ? info->generation : 0;
-  reset_job(job);
+void Daemon::on_worker_lost(const JobInfo& job, const std::vector<std::uint32_t>& tasks,
+                            const std::string& why) {
+  reset_job(job.id);
   constexpr std::size_t kMaxReason = 4096;
-  send_to_node(root, WorkerLost{job, config_.node_id, generation, std::move(tasks),
-                                why.substr(0, kMaxReason)});
+  send_to_node(job.root, WorkerLost{job.id, config_.node_id, job.generation, tasks,
+                                    why.substr(0, kMaxReason)});
 }
 
 // A job of an installed application: this node runs its own, found on its apps path. A job of
@@ -520,12 +515,12 @@ void Daemon::find_executable(const JobInfo& job, TaskHost::ExecutableReady ready
   auto binaries = job_binaries(job.spec);
   if (!binaries) return ready(binaries.status());
   if (binaries->empty()) return ready(find_app(job.spec.app, apps_path_));
-  auto mine = binaries->find(machine_arch());
+  auto mine = binaries->find(config_.arch());
   if (mine == binaries->end()) {
     std::string archs;
     for (const auto& [arch, sha] : *binaries) archs += (archs.empty() ? "" : ", ") + arch;
     return ready(Status::error("the job has no executable for this node's architecture, " +
-                               std::string(machine_arch()) + " (it has " + archs + ")"));
+                               config_.arch() + " (it has " + archs + ")"));
   }
   std::vector<std::uint32_t> sources;
   if (job.root != 0) sources.push_back(job.root);
@@ -544,7 +539,7 @@ std::set<std::string> Daemon::executables_in_use() const {
     auto info = host_.job_info(job);
     if (!info) continue;
     if (auto binaries = job_binaries(info->spec)) {
-      if (auto it = binaries->find(machine_arch()); it != binaries->end()) in_use.insert(it->second);
+      if (auto it = binaries->find(config_.arch()); it != binaries->end()) in_use.insert(it->second);
     }
   }
   return in_use;
@@ -611,7 +606,7 @@ std::vector<PlacementCandidate> Daemon::candidates() const {
     double capacity = self || !m.heard ? meter_.capacity() : m.load.capacity;
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
     out.push_back({m.info.node_id, m.info.name, capacity, owner == OwnerState::kAvailable,
-                   self ? std::string(machine_arch()) : m.info.arch});
+                   self ? config_.arch() : m.info.arch});
   }
   return out;
 }

@@ -54,7 +54,8 @@ class Daemon final : public Messenger {
   void on_client_message(const ConnectionPtr& conn, WireMessage&& msg);
   void on_effects(HandlerEffects&& effects);
   void on_sent(TaskMessage&& msg);
-  void on_worker_lost(std::uint64_t job, const std::string& why);
+  void on_worker_lost(const JobInfo& job, const std::vector<std::uint32_t>& tasks,
+                      const std::string& why);
   void find_executable(const JobInfo& job, TaskHost::ExecutableReady ready);
   std::set<std::string> executables_in_use() const;
   void ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>)> answer);

@@ -3,6 +3,7 @@
 #include "node/config/config_applier.h"
 #include "node/config/config_keys.h"
 #include "node/config/config_sources.h"
+#include "node/workers/machine_arch.h"
 
 #include <arpa/inet.h>
 #include <unistd.h>
@@ -55,7 +56,11 @@ void apply_test_hooks(Applier& a, NodeConfig& c) {
       .real("test.duplicate_frames", 0, true, t.duplicate_frames)
       .check(t.duplicate_frames <= 1, "test.duplicate_frames", "must be <= 1")
       .real("test.delay_frames_ms", 0, true, t.delay_frames_ms)
-      .check(t.delay_frames_ms <= 60'000, "test.delay_frames_ms", "must be <= 60000");
+      .check(t.delay_frames_ms <= 60'000, "test.delay_frames_ms", "must be <= 60000")
+      .text("test.arch", true, t.arch)
+      .check(t.arch.empty() || known_arch(t.arch), "test.arch",
+             "must be an architecture drift knows (x86_64, i386, s390x, aarch64, armhf, ppc64el, "
+             "riscv64)");
   t.hooks = hooks == "true" || t.drop_frames > 0 || t.duplicate_frames > 0 || t.delay_frames_ms > 0;
 }
 
@@ -169,6 +174,8 @@ Status apply(const Sources& src, NodeConfig& c) {
 }
 
 }  // namespace
+
+std::string NodeConfig::arch() const { return test.arch.empty() ? machine_arch() : test.arch; }
 
 std::string NodeConfig::where(const std::string& key) const {
   const auto it = origin.find(key);

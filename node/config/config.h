@@ -54,7 +54,10 @@ struct NodeConfig {
     double drop_frames = 0;       // fraction, 0..1
     double duplicate_frames = 0;  // fraction, 0..1
     double delay_frames_ms = 0;
+    std::string arch;  // the architecture this daemon says it has; empty: its own
   } test;
+  // The architecture this node runs executables of: its own, or test.arch.
+  std::string arch() const;
   EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
   BalanceSettings balance;    // [balance]
   CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks

@@ -156,6 +156,10 @@ std::vector<KeySpec> key_specs() {
        "TESTING ONLY: node-to-node frames this daemon sends twice, 0..1" + dflt("0")},
       {"test.delay_frames_ms", "MS",
        "TESTING ONLY: every node-to-node frame is held this long, order kept" + dflt("0")},
+      {"test.arch", "ARCH",
+       "TESTING ONLY: the architecture this daemon says it has (which executable of a job it "
+       "runs; a job without one for it leaves it out)" +
+           dflt("its own")},
       {"owner.policy", "NAME",
        "desktop (suspend on owner activity, vacate after max_suspend) | immediate (vacate at "
        "once) | never (only driftctl reclaim/release)" +

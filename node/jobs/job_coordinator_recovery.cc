@@ -229,7 +229,7 @@ void JobCoordinator::on_worker_lost(const WorkerLost& lost) {
                             (tasks.empty() ? std::string("(none yet)") : tasks) + ": " +
                             lost.reason;
   if (++job->workers_lost >= 2) {
-    return fail(job->id, cause + " (the job's second lost worker: it ends here)");
+    return fail(job->id, "a worker of the job was lost a second time, so it ends: " + cause);
   }
   recover(*job, 0, cause);
 }

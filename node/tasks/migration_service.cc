@@ -1,7 +1,6 @@
 #include "node/tasks/migration_service.h"
 
 #include "node/workers/job_binaries.h"
-#include "node/workers/machine_arch.h"
 
 #include <spdlog/spdlog.h>
 
@@ -261,8 +260,8 @@ std::optional<std::string> MigrationService::refusal(const MigrationOffer& offer
   if (!params_.accept) return "node " + std::to_string(messenger_.self_id()) +
                               " does not accept tasks (unavailable)";
   if (job_ended_(offer.task.job)) return "the job has ended";
-  if (!runs_on(offer.spec, machine_arch())) {
-    return std::string("the job has no executable for this node's architecture, ") + machine_arch();
+  if (!runs_on(offer.spec, params_.arch)) {
+    return "the job has no executable for this node's architecture, " + params_.arch;
   }
   if (host_.knows_job(offer.task.job) && host_.generation(offer.task.job) != offer.generation) {
     return "the task is of generation " + std::to_string(offer.generation) + ", the job here of " +

@@ -40,6 +40,7 @@ class MigrationService {
     // heartbeats carry its reservation (two heartbeat intervals): counted meanwhile on neither
     // side, the group's other senders would see the group emptier than it is and all send.
     std::chrono::milliseconds reservation_grace{200};
+    std::string arch;  // this node's: a job without an executable for it is refused
   };
   using IsAlive = std::function<bool(std::uint32_t)>;
   using FreeMemory = std::function<std::uint64_t()>;

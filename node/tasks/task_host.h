@@ -51,8 +51,11 @@ class TaskHost {
     std::function<void(HandlerEffects&&)> effects;
     // A message a task here sent that its worker could not deliver itself.
     std::function<void(TaskMessage&&)> route;
-    // The job's worker here died: its tasks here are gone. `why` names how, with its stderr.
-    std::function<void(std::uint64_t job, const std::string& why)> lost;
+    // The job's worker here died: its tasks here (`tasks`, of `job`'s generation) are gone.
+    // `why` names how, with the end of its stderr.
+    std::function<void(const JobInfo& job, const std::vector<std::uint32_t>& tasks,
+                       const std::string& why)>
+        lost;
     // Where this node's executable for the job is (found, or fetched, then `ready` is called).
     std::function<void(const JobInfo& job, ExecutableReady ready)> executable;
   };

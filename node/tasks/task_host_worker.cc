@@ -257,13 +257,20 @@ void TaskHost::on_worker_gone(std::uint64_t job, const WorkerProcess* worker,
   HostedJob* hosted = find_job(job);
   if (!hosted || hosted->worker.get() != worker) return;
   std::string why = "its worker (pid " + std::to_string(hosted->worker->pid()) + ") " + ending.how;
-  if (!ending.stderr_tail.empty()) why += "; the end of its stderr:\n" + ending.stderr_tail;
+  if (!ending.stderr_tail.empty()) {
+    std::string tail = ending.stderr_tail;
+    while (!tail.empty() && tail.back() == '\n') tail.pop_back();
+    why += "; its last lines on stderr:\n" + tail;
+  }
   const bool had_work = !hosted->tasks.empty() || !hosted->installing.empty() ||
                         !hosted->creating.empty();
+  std::vector<std::uint32_t> tasks;
+  for (const auto& [index, t] : hosted->tasks) tasks.push_back(index);
+  const std::shared_ptr<const JobInfo> info = hosted->info;
   spdlog::warn("job {:#x}: {}", job, why);
   fail_pending(*hosted, "the job's worker here " + ending.how);
   jobs_.erase(job);
-  if (had_work) hooks_.lost(job, why);
+  if (had_work) hooks_.lost(*info, tasks, why);
 }
 
 }  // namespace drift

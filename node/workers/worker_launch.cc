@@ -376,7 +376,8 @@ std::string describe_wait_status(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* name = ::strsignal(sig);
-    return "killed by signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
+    return "was killed by signal " + std::to_string(sig) +
+           (name ? std::string(" (") + name + ")" : "");
   }
   return "ended (wait status " + std::to_string(status) + ")";
 }

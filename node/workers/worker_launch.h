@@ -57,7 +57,7 @@ Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& contai
 // `APP ARGS` with pipes on stdin, stdout and stderr.
 Result<Launched> launch_query(const LaunchSpec& spec, const Containment& containment);
 
-// "exited with status 3", "killed by signal 9 (Killed)".
+// "exited with status 3", "was killed by signal 9 (Killed)".
 std::string describe_wait_status(int status);
 
 }  // namespace drift

@@ -191,7 +191,7 @@ void WorkerProcess::try_reap() {
   Ending ending;
   ending.how = r < 0 ? "ended (it could not be waited for)" : describe_wait_status(status);
   ending.expected = expected_ && refusal_.empty();
-  if (!refusal_.empty()) ending.how = "killed by driftd: " + refusal_;
+  if (!refusal_.empty()) ending.how = "was killed by driftd: " + refusal_;
   if (!cgroup_.empty() && containment_.cgroups && containment_.cgroups->oom_killed(cgroup_)) {
     ending.out_of_memory = true;
     ending.how += " by the kernel's OOM killer: it passed its memory limit (worker.memory_limit, " +

@@ -2,8 +2,8 @@
 // framed socket to it (every frame decoded with the bounds of a peer's), its stderr copied line
 // by line into the daemon's log (rate-limited, the last lines kept for error messages), and its
 // end: the socket or stderr closing, a stop that ran out of grace, or a kill, after which the
-// process is reaped and `gone` says how it ended — "killed by signal 9 (Killed)", with "by the
-// kernel's OOM killer (it passed its memory limit)" when its memory cgroup says so. Network
+// process is reaped and `gone` says how it ended — "was killed by signal 9 (Killed)", with "by
+// the kernel's OOM killer: it passed its memory limit" when its memory cgroup says so. Network
 // thread only.
 #pragma once
 
@@ -27,7 +27,7 @@ namespace drift {
 class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
  public:
   struct Ending {
-    std::string how;          // "exited with status 3", "killed by signal 9 (Killed)", ...
+    std::string how;          // "exited with status 3", "was killed by signal 9 (Killed)", ...
     bool expected = false;    // after stop() or kill()
     bool out_of_memory = false;
     std::string stderr_tail;  // its last lines, "\n"-separated
