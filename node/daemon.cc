@@ -70,11 +70,13 @@ double parallelism(const NodeConfig& c, const Emulator& emulator) {
 }
 
 // Runnable processes per core that are not drift's: the emulated schedule, or the machine's load
-// average minus our own runnable threads (10 emulated daemons on one machine must not see each
-// other's CPU as owner load).
-double external_load_now(const Emulator& emulator, double now_s) {
+// average minus our own runnable threads and our workers' (10 emulated daemons on one machine must
+// not see each other's CPU as owner load).
+double external_load_now(const Emulator& emulator, double now_s,
+                         const std::vector<int>& workers = {}) {
   if (emulator.enabled()) return emulator.external_load(now_s);
-  return external_load_per_core(read_load_average(), count_own_runnable_threads(), core_count());
+  return external_load_per_core(read_load_average(), count_own_runnable_threads(workers),
+                                core_count());
 }
 
 // The unloaded capacity used in static mode and until the first measurement: node.capacity,
@@ -126,8 +128,12 @@ MembershipService::Params membership_params(const NodeConfig& c) {
   return p;
 }
 
-TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator) {
+TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator,
+                                  const Containment& containment) {
   TaskHost::Params p;
+  // A checkpoint a worker reports cannot be larger than the memory it may use.
+  p.max_state = containment.memory_limit > 0 ? containment.memory_limit : std::uint64_t{1} << 36;
+  p.ready_within = c.worker.query_timeout;
   p.threads = worker_count(c.workers);
   p.inline_us = c.inline_handler_us;
   p.max_frame = c.max_frame_bytes;
@@ -161,7 +167,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       emulator_(config_.emulate, std::chrono::steady_clock::now()),
       capacity_(static_capacity(config_, emulator_)),
       meter_(meter_params(config_, emulator_, capacity_),
-             [this](double t) { return external_load_now(emulator_, t); }),
+             [this](double t) { return external_load_now(emulator_, t, host_.worker_pids()); }),
       signals_(io_, SIGINT, SIGTERM),
       transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
@@ -171,7 +177,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       binary_cache_(config_.data_dir + "/apps", config_.worker.cache_bytes,
                     config_.worker.max_binary_bytes),
       binaries_(*this, binary_cache_, config_.chunk_bytes),
-      host_(io_, containment, task_host_params(config_, emulator_),
+      host_(io_, containment, task_host_params(config_, emulator_, containment),
             TaskHost::Hooks{
                 [this](HandlerEffects&& e) { on_effects(std::move(e)); },
                 [this](TaskMessage&& m) { on_sent(std::move(m)); },
@@ -191,7 +197,8 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       balancer_(io_, balancer_params(config_), *this, table_, meter_, host_, migration_,
                 locations_, partners_, counters_),
       owner_(io_, config_.owner, config_.accept_tasks,
-             [this] { return external_load_now(emulator_, now_s()); }, host_, migration_,
+             [this] { return external_load_now(emulator_, now_s(), host_.worker_pids()); },
+             host_, migration_,
              balancer_, table_),
       coordinator_(*this, locations_, [this] { return candidates(); },
                    [this](const AppQuery& q, std::function<void(Result<AppAnswer>)> answer) {

@@ -20,7 +20,8 @@
 namespace drift {
 
 // Bumped when a message below changes; a worker built against another SDK is refused at once.
-inline constexpr std::uint16_t kWorkerProtocolVersion = 1;
+// Far from the node protocol's versions (frame.h), so one protocol's frames are never the other's.
+inline constexpr std::uint16_t kWorkerProtocolVersion = 0x5701;
 
 inline constexpr std::uint8_t kReduceOpMax = 2;
 

@@ -3,7 +3,9 @@
 # where its build and sysroot live, and the command line that runs one of its programs here.
 # Architectures: s390x (64-bit big-endian) and i386 (32-bit little-endian).
 # Run directly, `bash scripts/cross-arch.sh command ARCH PROGRAM` prints the command line that runs
-# build-ARCH/bin/PROGRAM here (e.g. for `driftctl local up --run K:COMMAND`).
+# build-ARCH/bin/PROGRAM here (e.g. for `driftctl local up --run K:COMMAND`), and
+# `bash scripts/cross-arch.sh runner ARCH` the prefix alone (an emulated daemon's
+# worker.launcher).
 
 cross_arches=(s390x i386)
 
@@ -48,9 +50,12 @@ cross_command() {
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
   set -euo pipefail
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  if [[ $# -ne 3 || $1 != command ]]; then
-    echo "usage: bash scripts/cross-arch.sh command ARCH PROGRAM" >&2
+  if [[ $# -eq 2 && $1 == runner ]]; then
+    cross_runner "$2"
+  elif [[ $# -eq 3 && $1 == command ]]; then
+    cross_command "$2" "$3"
+  else
+    echo "usage: bash scripts/cross-arch.sh command ARCH PROGRAM | runner ARCH" >&2
     exit 2
   fi
-  cross_command "$2" "$3"
 fi

@@ -4,8 +4,10 @@
 #  2. drift_crosscheck: each architecture (native, s390x, i386) writes the sample frames and
 #     task states, and every architecture decodes what each one wrote;
 #  3. the mixed cluster: ctest -L cross in the native build, with DRIFT_CROSS_DRIFTD naming the
-#     s390x and i386 daemons (heat2d and particles: a task moved across every pair of them,
-#     random migrations, a foreign daemon killed so that its checkpoints restore elsewhere).
+#     s390x and i386 daemons and DRIFT_CROSS_WORKERS how they start their workers (their own
+#     applications, under qemu-user too) (heat2d and particles: a task moved across every pair of
+#     them, random migrations, a foreign daemon killed so that its checkpoints restore elsewhere;
+#     examples/wave built for every architecture and shipped with its job, DRIFT_CROSS_WAVE).
 # Ends with one line "cross: N passed, M failed"; exits non-zero if anything failed.
 # Environment: BUILD_DIR (native build, build/), JOBS, CROSS_BUILD_ROOT (where build-ARCH/ are;
 # the repository), CROSS_SKIP_BUILD=1 (use the builds as they are).
@@ -38,7 +40,11 @@ step() {  # step NAME COMMAND...: runs it and counts it as passed or failed
 if [[ "${CROSS_SKIP_BUILD:-0}" != 1 ]]; then
   JOBS=$jobs bash "$root/scripts/cross-build.sh" || exit 1
   BUILD_DIR=$build_dir JOBS=$jobs bash "$root/scripts/build.sh" \
-    driftd driftctl drift_crosscheck mixed_arch_tests || exit 1
+    driftd driftctl drift_crosscheck mixed_arch_tests drift_apps_all drift_app || exit 1
+  # examples/wave for this machine, against this build's SDK installed into a prefix.
+  cmake --install "$build_dir" --component dev --prefix "$build_dir/sdk" >/dev/null || exit 1
+  cmake -S "$root/examples/wave" -B "$build_dir/wave" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_PREFIX_PATH="$build_dir/sdk" >/dev/null && cmake --build "$build_dir/wave" || exit 1
 fi
 
 # The command that runs ARCH's build of PROGRAM here ("native": this build's).
@@ -71,10 +77,16 @@ for arch in "${cross_arches[@]}"; do
     diff -r --exclude=written-by "$exchange/native" "$exchange/$arch"
 done
 
-foreign=()
-for arch in "${cross_arches[@]}"; do foreign+=("$arch=$(runner_of "$arch" driftd)"); done
-export DRIFT_CROSS_DRIFTD
+foreign=() workers=() waves=("native=$build_dir/wave/wave")
+for arch in "${cross_arches[@]}"; do
+  foreign+=("$arch=$(runner_of "$arch" driftd)")
+  workers+=("$arch|$(cross_build_dir "$arch")/lib/drift/apps|$(cross_runner "$arch")")
+  waves+=("$arch=$(cross_build_dir "$arch")/wave/wave")
+done
+export DRIFT_CROSS_DRIFTD DRIFT_CROSS_WORKERS DRIFT_CROSS_WAVE
 DRIFT_CROSS_DRIFTD=$(IFS=';'; echo "${foreign[*]}")
+DRIFT_CROSS_WORKERS=$(IFS=';'; echo "${workers[*]}")
+DRIFT_CROSS_WAVE=$(IFS=';'; echo "${waves[*]}")
 step "mixed cluster (ctest -L cross)" \
   ctest --test-dir "$build_dir" -L cross --output-on-failure -V
 

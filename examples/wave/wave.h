@@ -30,7 +30,7 @@ drift::Result<Params> read_params(drift::JobSpec& spec);
 // Task `index` of `tasks` owns points [first, last).
 std::uint64_t segment_start(const Params& p, std::uint32_t tasks, std::uint32_t index);
 
-// The string at rest with a smooth bump a third of the way along.
+// The string at rest with a smooth bump a third of the way along: (1 - d^2)^2 for |d| < 1.
 double initial_value(const Params& p, std::uint64_t i);
 
 // One leapfrog step of point i from its neighbours; ends stay fixed.

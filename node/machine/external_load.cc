@@ -20,16 +20,26 @@ char stat_state(std::string_view stat_line) {
   return state == std::string_view::npos || state == paren + 1 ? '\0' : stat_line[state];
 }
 
-std::uint32_t count_own_runnable_threads() {
+namespace {
+
+std::uint32_t runnable_threads(const std::string& tasks) {
   std::error_code ec;
   std::uint32_t runnable = 0;
   // Threads come and go while we look: a vanished one is simply not counted, never an error.
-  for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end;
+  for (std::filesystem::directory_iterator it(tasks, ec), end; !ec && it != end;
        it.increment(ec)) {
     std::ifstream in(it->path() / "stat");
     std::string line;
     if (std::getline(in, line) && stat_state(line) == 'R') ++runnable;
   }
+  return runnable;
+}
+
+}  // namespace
+
+std::uint32_t count_own_runnable_threads(const std::vector<int>& children) {
+  std::uint32_t runnable = runnable_threads("/proc/self/task");
+  for (int pid : children) runnable += runnable_threads("/proc/" + std::to_string(pid) + "/task");
   return runnable;
 }
 

@@ -86,7 +86,7 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
   spec.cgroup_name = "drift-" + std::to_string(params_.node) + "-" + std::to_string(job) + "-" +
                      std::to_string(generation);
   auto worker = WorkerProcess::start(io_, spec, containment_, params_.max_frame + 4096, label,
-                                     WorkerProcess::Events{});
+                                     WorkerProcess::Events{}, params_.ready_within);
   if (!worker) {
     hosted->launch_error = worker.error();
     spdlog::warn("{}: its worker did not start: {}", label, worker.error());
@@ -206,15 +206,17 @@ bool TaskHost::deliver(TaskMessage&& msg, std::uint32_t from_node) {
   return true;
 }
 
-void TaskHost::end(std::uint64_t job) {
+void TaskHost::end(std::uint64_t job) { drop(job, false); }
+
+void TaskHost::drop(std::uint64_t job, bool kill) {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) return;
   fail_pending(it->second, "the job ended here");
-  stop_worker(it->second);
+  stop_worker(it->second, kill);
   jobs_.erase(it);
 }
 
-void TaskHost::stop_worker(HostedJob& hosted) {
+void TaskHost::stop_worker(HostedJob& hosted, bool kill) {
   if (!hosted.worker) return;
   std::shared_ptr<WorkerProcess> worker = std::move(hosted.worker);
   const WorkerProcess* id = worker.get();
@@ -225,7 +227,11 @@ void TaskHost::stop_worker(HostedJob& hosted) {
     if (!ending.expected) spdlog::debug("a stopped worker {}", ending.how);
     stopping_.erase(id);
   });
-  worker->stop(params_.stop_grace);
+  if (kill) {
+    worker->kill();
+  } else {
+    worker->stop(params_.stop_grace);
+  }
 }
 
 Status TaskHost::freeze(TaskId task) {
@@ -370,7 +376,7 @@ Status TaskHost::rollback(std::shared_ptr<const JobInfo> info,
                            std::to_string(info->spec.tasks) + " tasks");
     }
   }
-  end(info->id);
+  drop(info->id, /*kill=*/true);  // a hung handler there must not go on
   if (tasks.empty()) return Status::ok();
   HostedJob& hosted = job_entry(info);
   std::vector<std::uint32_t> fresh;

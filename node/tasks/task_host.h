@@ -67,6 +67,7 @@ class TaskHost {
     std::uint64_t max_state = 0;      // largest checkpoint a worker may report; 0: no bound
     std::vector<std::string> launcher;
     std::chrono::milliseconds stop_grace{2000};
+    std::chrono::milliseconds ready_within{30000};  // a worker's first frame, or it is ended
     const Emulator* emulator = nullptr;  // its settings go to the workers
     std::uint32_t node = 0;
   };
@@ -204,7 +205,9 @@ class TaskHost {
                       const WorkerProcess::Ending& ending);
   // Everything still waiting on the job's worker learns it is gone.
   void fail_pending(HostedJob& hosted, const std::string& why);
-  void stop_worker(HostedJob& hosted);
+  // `kill`: at once (a rollback: what it runs is abandoned), else after a grace time.
+  void stop_worker(HostedJob& hosted, bool kill);
+  void drop(std::uint64_t job, bool kill);
 
   const HostedTask* find(TaskId id) const;
   HostedTask* find(TaskId id);

@@ -31,7 +31,8 @@ Status BinaryCache::open() {
 std::optional<std::string> BinaryCache::find(const std::string& sha256) {
   if (!valid_sha256(sha256)) return std::nullopt;
   const std::string path = dir_ + "/" + sha256;
-  if (::access(path.c_str(), R_OK) != 0) return std::nullopt;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || ::access(path.c_str(), R_OK) != 0) return std::nullopt;
   ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // used now
   return path;
 }
@@ -91,27 +92,26 @@ Result<std::string> BinaryCache::finish(std::unique_ptr<Incoming> in) {
   }
   ::close(in->fd_);
   in->fd_ = -1;
-  auto hash = sha256_file(in->tmp_);
+  auto hash = sha256_file(in->tmp_);  // a mismatch: the destructor removes the file
   if (!hash || *hash != in->sha256_) {
     const std::string got = hash ? *hash : hash.error();
-    ::unlink(in->tmp_.c_str());
     return Status::error("the executable's bytes hash to " + got + ", not to " + in->sha256_ +
                          ": refused");
   }
   const std::string path = dir_ + "/" + in->sha256_;
   ::chmod(in->tmp_.c_str(), 0755);
   if (::rename(in->tmp_.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(in->tmp_.c_str());
-    return Status::error("cannot keep " + path + ": " + why);
+    return Status::error("cannot keep " + path + ": " + std::strerror(errno));
   }
+  in->kept_ = true;
   return path;
 }
 
-void BinaryCache::abandon(std::unique_ptr<Incoming> in) {
-  if (!in) return;
-  if (in->fd_ >= 0) ::close(in->fd_);
-  ::unlink(in->tmp_.c_str());
+void BinaryCache::abandon(std::unique_ptr<Incoming> in) { in.reset(); }
+
+BinaryCache::Incoming::~Incoming() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!kept_) ::unlink(tmp_.c_str());
 }
 
 void BinaryCache::evict(const std::set<std::string>& in_use) {

@@ -31,6 +31,10 @@ class BinaryCache {
   // once every byte is in.
   class Incoming {
    public:
+    Incoming() = default;
+    Incoming(const Incoming&) = delete;
+    Incoming& operator=(const Incoming&) = delete;
+    ~Incoming();  // an executable not kept leaves no file behind
     Status add(std::uint64_t offset, std::span<const std::uint8_t> bytes);
     bool complete() const { return received_ == total_; }
     std::uint64_t total() const { return total_; }
@@ -43,6 +47,7 @@ class BinaryCache {
     std::uint64_t received_ = 0;
     std::map<std::uint64_t, std::uint64_t> pieces_;  // offset -> length, to refuse overlaps
     int fd_ = -1;
+    bool kept_ = false;
   };
   Result<std::unique_ptr<Incoming>> begin(const std::string& sha256, std::uint64_t total);
   // Checks the hash and keeps it: its path, or why not (the temporary file is gone either way).

@@ -67,7 +67,15 @@ Result<std::string> elf_arch(const std::string& path) {
       h[2] != 'L' || h[3] != 'F') {
     return Status::error(path + " is not an ELF executable");
   }
-  const int bits = h[4] == 1 ? 32 : h[4] == 2 ? 64 : 0;
+  if (h[4] != 1 && h[4] != 2) {
+    return Status::error(path + " is an ELF file of an invalid word size (EI_CLASS " +
+                         std::to_string(h[4]) + ")");
+  }
+  if (h[5] != 1 && h[5] != 2) {
+    return Status::error(path + " is an ELF file of an invalid byte order (EI_DATA " +
+                         std::to_string(h[5]) + ")");
+  }
+  const int bits = h[4] == 1 ? 32 : 64;
   const int endian = h[5];
   // e_machine follows e_ident (16 bytes) and e_type (2), in the file's byte order.
   const std::uint16_t machine = endian == 2 ? static_cast<std::uint16_t>(h[18] << 8 | h[19])

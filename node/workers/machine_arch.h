@@ -1,6 +1,7 @@
 // Architecture names, as drift writes them in job specs, member records and `--binary ARCH=FILE`:
-// "x86_64", "i386", "s390x", "aarch64", "armhf", "ppc64el", "riscv64". The name of the machine a
-// program was built for, and the architecture an ELF executable is for, read from its header.
+// "x86_64", "i386", "s390x", "aarch64", "armhf", "ppc64el", "ppc64", "riscv64". The name of the
+// machine a program was built for, and the architecture an ELF executable is for, read from its
+// header.
 #pragma once
 
 #include <string>
@@ -13,7 +14,8 @@ namespace drift {
 const char* machine_arch();
 
 // The architecture of the ELF executable at `path`; the error says why it is not one drift
-// knows ("not an ELF file", "an ELF executable for machine 183 (64-bit)").
+// knows ("... is not an ELF executable", "... is an ELF executable for machine 43 (64-bit,
+// big-endian), which drift does not know").
 Result<std::string> elf_arch(const std::string& path);
 
 // True for the names above.

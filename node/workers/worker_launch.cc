@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 extern char** environ;
@@ -204,12 +206,27 @@ Result<pid_t> start_child(ChildPlan& plan, const LaunchSpec& spec) {
   return pid;
 }
 
+// A launcher named without a '/' is found on driftd's PATH, as a shell would.
+std::string on_path(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    const std::size_t colon = std::min(dirs.find(':', at), dirs.size());
+    const std::string candidate = dirs.substr(at, colon - at) + "/" + program;
+    if (colon > at && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+    at = colon + 1;
+  }
+  return program;
+}
+
 ChildPlan plan_for(const LaunchSpec& spec, const Containment& c, int binary_fd) {
   ChildPlan plan;
   plan.c = &c;
   plan.binary_fd = binary_fd;
   plan.via_launcher = !spec.launcher.empty();
   plan.argv_text = spec.launcher;
+  if (plan.via_launcher) plan.argv_text.front() = on_path(plan.argv_text.front());
   plan.argv_text.push_back(plan.via_launcher ? "/proc/self/fd/4" : spec.executable);
   for (const auto& a : spec.args) plan.argv_text.push_back(a);
   for (auto& a : plan.argv_text) plan.argv.push_back(a.data());

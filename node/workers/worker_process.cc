@@ -24,16 +24,15 @@ constexpr std::chrono::milliseconds kReapEvery{10};
 
 }  // namespace
 
-Result<std::shared_ptr<WorkerProcess>> WorkerProcess::start(asio::io_context& io,
-                                                            const LaunchSpec& spec,
-                                                            const Containment& containment,
-                                                            std::uint32_t max_body,
-                                                            std::string label, Events events) {
+Result<std::shared_ptr<WorkerProcess>> WorkerProcess::start(
+    asio::io_context& io, const LaunchSpec& spec, const Containment& containment,
+    std::uint32_t max_body, std::string label, Events events,
+    std::chrono::milliseconds ready_within) {
   Result<Launched> launched = launch_worker(spec, containment);
   if (!launched) return launched.status();
   std::shared_ptr<WorkerProcess> w(
       new WorkerProcess(io, *launched, containment, std::move(label), std::move(events)));
-  w->begin(launched->control_fd, max_body);
+  w->begin(launched->control_fd, max_body, ready_within);
   return w;
 }
 
@@ -47,9 +46,11 @@ WorkerProcess::WorkerProcess(asio::io_context& io, Launched launched,
       events_(std::move(events)),
       stderr_(io, launched.stderr_fd),
       log_refilled_(std::chrono::steady_clock::now()),
-      timer_(io) {}
+      timer_(io),
+      ready_timer_(io) {}
 
-void WorkerProcess::begin(int control_fd, std::uint32_t max_body) {
+void WorkerProcess::begin(int control_fd, std::uint32_t max_body,
+                          std::chrono::milliseconds ready_within) {
   FrameLink::Socket socket(io_);
   socket.assign(asio::local::stream_protocol(), control_fd);
   link_ = std::make_shared<FrameLink>(std::move(socket), kWorkerProtocolVersion, max_body);
@@ -57,6 +58,10 @@ void WorkerProcess::begin(int control_fd, std::uint32_t max_body) {
   link_->start({[weak](const FrameHeader& header, std::span<const std::uint8_t> body) {
                   auto self = weak.lock();  // alive while its owner handles the message
                   if (!self || self->reaped_) return;
+                  if (!self->heard_) {
+                    self->heard_ = true;
+                    self->ready_timer_.cancel();
+                  }
                   Result<WorkerMessage> msg = decode_worker_body(header.type, body);
                   if (!msg) return self->refuse("a frame that does not decode: " + msg.error());
                   if (self->events_.message) self->events_.message(std::move(*msg));
@@ -65,6 +70,13 @@ void WorkerProcess::begin(int control_fd, std::uint32_t max_body) {
                   if (auto self = weak.lock()) self->on_link_closed(reason);
                 }});
   read_stderr();
+  ready_timer_.expires_after(ready_within);
+  ready_timer_.async_wait([weak, ready_within](std::error_code ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->heard_ || self->reaped_) return;
+    self->refuse("it said nothing within " + std::to_string(ready_within.count()) +
+                 " ms of starting: is it an application built with the drift SDK?");
+  });
 }
 
 WorkerProcess::~WorkerProcess() {
@@ -185,6 +197,7 @@ void WorkerProcess::try_reap() {
     return;
   }
   reaped_ = true;
+  ready_timer_.cancel();
   if (link_) link_->close("the worker ended");
   std::error_code ignored;
   stderr_.close(ignored);

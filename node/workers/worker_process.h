@@ -37,11 +37,12 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
     std::function<void(const Ending&)> gone;       // once, after the process was reaped
   };
 
-  // Launches the executable; `label` names it in the log ("job 0x1e01d0001").
-  static Result<std::shared_ptr<WorkerProcess>> start(asio::io_context& io, const LaunchSpec& spec,
-                                                      const Containment& containment,
-                                                      std::uint32_t max_body, std::string label,
-                                                      Events events);
+  // Launches the executable; `label` names it in the log ("job 0x1e01d0001"). A worker that
+  // sends nothing within `ready_within` (it is no drift application, or hangs) is ended.
+  static Result<std::shared_ptr<WorkerProcess>> start(
+      asio::io_context& io, const LaunchSpec& spec, const Containment& containment,
+      std::uint32_t max_body, std::string label, Events events,
+      std::chrono::milliseconds ready_within = std::chrono::seconds(30));
   ~WorkerProcess();
 
   // Replace the handlers given at start (e.g. once the owner knows which worker this is).
@@ -65,7 +66,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
  private:
   WorkerProcess(asio::io_context& io, Launched launched, const Containment& containment,
                 std::string label, Events events);
-  void begin(int control_fd, std::uint32_t max_body);
+  void begin(int control_fd, std::uint32_t max_body, std::chrono::milliseconds ready_within);
   void read_stderr();
   void on_stderr_line(std::string line);
   void on_link_closed(const std::string& reason);
@@ -87,6 +88,8 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   std::chrono::steady_clock::time_point log_refilled_;
   std::uint64_t lines_dropped_ = 0;
   asio::steady_timer timer_;
+  asio::steady_timer ready_timer_;  // until its first frame
+  bool heard_ = false;
   std::chrono::steady_clock::time_point kill_at_ = std::chrono::steady_clock::time_point::max();
   bool expected_ = false;
   bool reaping_ = false;

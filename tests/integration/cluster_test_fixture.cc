@@ -37,6 +37,20 @@ std::string serial_checksum(const JobSpec& spec) {
   return run ? run->checksum : "serial run failed: " + run.error();
 }
 
+Result<ctl::JobEndMessage> run_own_executables(ctl::ClientConnection& connection,
+                                               const std::vector<ctl::JobExecutable>& executables,
+                                               JobSpec spec, const ctl::ProgressHandler& progress,
+                                               ctl::Clock::time_point deadline,
+                                               const ctl::NoticeHandler& notice) {
+  if (Status st = ctl::upload_executables(connection, executables, 1u << 20,
+                                          std::chrono::seconds(60));
+      !st) {
+    return st;
+  }
+  ctl::add_to_spec(spec, executables);
+  return ctl::run_job(connection, spec, progress, deadline, notice);
+}
+
 void ClusterTest::SetUp() {
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/drift-it-XXXXXX";

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "ctl/client_connection.h"
+#include "ctl/job_client.h"
+#include "ctl/job_executables.h"
 #include "ctl/local_cluster.h"
 
 namespace drift::test {
@@ -31,6 +33,15 @@ struct ReferenceRun {
 Result<ReferenceRun> reference_run(JobSpec spec);
 // Its checksum alone, or what went wrong.
 std::string serial_checksum(const JobSpec& spec);
+
+// A job of the user's own executables (one per architecture, ctl/job_executables.h), shipped
+// with it as `driftctl run PATH --binary ARCH=FILE` does: uploaded to the daemon on
+// `connection`, then run until `deadline`.
+Result<ctl::JobEndMessage> run_own_executables(ctl::ClientConnection& connection,
+                                               const std::vector<ctl::JobExecutable>& executables,
+                                               JobSpec spec, const ctl::ProgressHandler& progress,
+                                               ctl::Clock::time_point deadline,
+                                               const ctl::NoticeHandler& notice = {});
 
 class ClusterTest : public ::testing::Test {
  protected:

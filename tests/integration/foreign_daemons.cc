@@ -31,6 +31,29 @@ Result<std::vector<ForeignDaemon>> parse_foreign_daemons(std::string_view text) 
   return out;
 }
 
+Status add_foreign_workers(std::string_view text, std::vector<ForeignDaemon>& daemons) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
+    const std::string entry(text.substr(start, end - start));
+    start = end + 1;
+    if (entry.find_first_not_of(" \t") == std::string::npos) continue;
+    const auto a = entry.find('|');
+    const auto b = a == std::string::npos ? a : entry.find('|', a + 1);
+    if (b == std::string::npos) {
+      return Status::error(std::string(kForeignWorkersVariable) + ": '" + entry +
+                           "' is not ARCH|APPS_DIR|LAUNCHER");
+    }
+    const std::string arch = entry.substr(0, a);
+    for (ForeignDaemon& d : daemons) {
+      if (d.arch != arch) continue;
+      d.apps_dir = entry.substr(a + 1, b - a - 1);
+      d.launcher = entry.substr(b + 1);
+    }
+  }
+  return Status::ok();
+}
+
 Result<std::vector<ForeignDaemon>> foreign_daemons_from_environment() {
   const char* text = std::getenv(kForeignDaemonsVariable);
   if (text == nullptr || *text == '\0') {
@@ -40,6 +63,9 @@ Result<std::vector<ForeignDaemon>> foreign_daemons_from_environment() {
   auto daemons = parse_foreign_daemons(text);
   if (daemons && daemons->empty()) {
     return Status::error(std::string(kForeignDaemonsVariable) + " lists no daemon");
+  }
+  if (const char* workers = std::getenv(kForeignWorkersVariable); daemons && workers) {
+    if (Status st = add_foreign_workers(workers, *daemons); !st) return st;
   }
   return daemons;
 }

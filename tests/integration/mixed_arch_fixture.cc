@@ -18,6 +18,12 @@ void MixedArchTest::start_mixed_cluster(int slot) {
   for (std::size_t i = 0; i < foreign->size(); ++i) {
     const int k = 2 + static_cast<int>(i);
     options.commands[k] = (*foreign)[i].command;
+    if (!(*foreign)[i].apps_dir.empty()) {
+      options.node_args[k].push_back("--worker.apps_path=" + (*foreign)[i].apps_dir);
+    }
+    if (!(*foreign)[i].launcher.empty()) {
+      options.node_args[k].push_back("--worker.launcher=" + (*foreign)[i].launcher);
+    }
     arch_[static_cast<std::uint32_t>(k)] = (*foreign)[i].arch;
   }
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);

@@ -9,9 +9,12 @@
 
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <utility>
 
 #include "ctl/job_client.h"
+#include "ctl/app_executable.h"
+#include "ctl/job_executables.h"
 #include "tests/integration/mixed_arch_fixture.h"
 
 namespace drift::test {
@@ -113,6 +116,55 @@ TEST_F(MixedArchMigrationTest, Heat2dUnderRandomMigrationsKeepsTheSerialChecksum
     moved_in += counters->migrations_in;
   }
   EXPECT_GT(moved_in, 0u) << "no task moved to a foreign daemon";
+}
+
+// The user's own application, built for each architecture (examples/wave, against each
+// architecture's SDK): every daemon runs the executable of its own, shipped with the job, and a
+// task's state still crosses between them under random migrations.
+TEST_F(MixedArchMigrationTest, OwnExecutablePerArchitectureUnderRandomMigrations) {
+  const char* listed = std::getenv("DRIFT_CROSS_WAVE");
+  ASSERT_TRUE(listed != nullptr && *listed)
+      << "DRIFT_CROSS_WAVE names examples/wave built per architecture "
+         "(native=PATH;s390x=PATH;...): run scripts/cross-test.sh";
+  std::string native;
+  std::vector<std::string> others;
+  std::stringstream entries(listed);
+  for (std::string e; std::getline(entries, e, ';');) {
+    if (e.starts_with("native=")) {
+      native = e.substr(7);
+    } else if (!e.empty()) {
+      others.push_back(e);
+    }
+  }
+  auto exes = ctl::job_executables(native, others);
+  ASSERT_TRUE(exes) << exes.error();
+  ASSERT_NO_FATAL_FAILURE(start_mixed_cluster(/*slot=*/23));
+  JobSpec spec = ctl::job_spec("wave", 6, 80, {{"points", "3000"}});
+  AppQuery serial;
+  serial.kind = AppQueryKind::kSerial;
+  serial.spec = spec;
+  auto reference = ctl::ask_executable(native, serial);
+  ASSERT_TRUE(reference && reference->ok) << (reference ? reference->error : reference.error());
+  spec = reference->spec;
+  spec.runtime["chaos_migrations"] = "1";
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  auto end = run_own_executables(*connection, *exes, spec, nullptr,
+                                 ctl::Clock::now() + std::chrono::seconds(300));
+  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(std::holds_alternative<JobResult>(*end)) << std::get<JobFailed>(*end).reason;
+  EXPECT_EQ(std::get<JobResult>(*end).checksum, reference->checksum);
+  std::uint64_t moved_in = 0;
+  for (int k = 2; k <= cluster_->nodes(); ++k) {
+    auto counters = counters_of(k);
+    ASSERT_TRUE(counters) << counters.error();
+    std::cout << "  " << name(static_cast<std::uint32_t>(k)) << ": " << describe(*counters)
+              << "\n";
+    moved_in += counters->migrations_in;
+  }
+  EXPECT_GT(moved_in, 0u) << "no task moved to a foreign daemon";
+  std::cout << "wave, executables for native, " << others.size()
+            << " other architecture(s): checksum " << reference->checksum << "\n";
 }
 
 }  // namespace

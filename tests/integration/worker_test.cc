@@ -78,14 +78,9 @@ class WorkerTest : public ClusterTest {
     if (!exes) return run.end = exes.status(), run;
     auto connection = connect(1);
     if (!connection) return run.end = Status::error("no connection"), run;
-    if (Status st = ctl::upload_executables(*connection, *exes, 1u << 20, std::chrono::seconds(30));
-        !st) {
-      return run.end = st, run;
-    }
-    ctl::add_to_spec(spec, *exes);
     bool done_during = !during;
-    run.end = ctl::run_job(
-        *connection, spec,
+    run.end = run_own_executables(
+        *connection, *exes, spec,
         [&](const JobProgress& p) {
           if (!done_during && p.step >= after) {
             done_during = true;
