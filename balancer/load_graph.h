@@ -1,4 +1,4 @@
-// The machines a balancing round works on (DESIGN.md §8, seed 000): each node's abstract load L
+// The machines a balancing round works on (docs/architecture.md §8, seed 000): each node's abstract load L
 // and capacity C (load per second), so utilization U = L / C, and the undirected links load may
 // move along. Plain values; the graph builders are the topologies the tests and simulators use.
 #pragma once

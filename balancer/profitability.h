@@ -1,4 +1,4 @@
-// Phase 2 of load balancing, Profitability (DESIGN.md §8, seed 001 §3.3 and §4.3, Lee's
+// Phase 2 of load balancing, Profitability (docs/architecture.md §8, seed 001 §3.3 and §4.3, Lee's
 // criteria): balance only when the group is out of balance and the time won over the remaining
 // steps pays for the moves; never move work that would turn the receiver into the busier node.
 #pragma once

@@ -1,4 +1,4 @@
-// Phase 2 of load balancing, the trigger (DESIGN.md §8): whether this node sends work this round.
+// Phase 2 of load balancing, the trigger (docs/architecture.md §8): whether this node sends work this round.
 // The group's efficiency below eff_min says the group is out of balance; a node sends only when
 // it is itself a cause — its own efficiency, the group's balanced utilization over its own, is
 // below eff_min — so members near the balanced level do not trade single tasks while a slow

@@ -1,4 +1,4 @@
-// Phase 3 of load balancing, Transfer calculation (DESIGN.md §8, seed 000): how much load should
+// Phase 3 of load balancing, Transfer calculation (docs/architecture.md §8, seed 000): how much load should
 // move along each link so that every node's load becomes proportional to its capacity. Pluggable
 // algorithms: implicit heterogeneous diffusion (Figure 1), GDE, HBM, RID (seed 004). Pure: no I/O,
 // no clocks, deterministic.

@@ -1,4 +1,4 @@
-// Phase 4 of load balancing, Task selection (DESIGN.md §8, seed 000): which tasks meet one
+// Phase 4 of load balancing, Task selection (docs/architecture.md §8, seed 000): which tasks meet one
 // transfer, as a 0-1 knapsack whose value counts the load moved, communication locality and the
 // cost of shipping state. Pure and deterministic.
 #pragma once

@@ -1,4 +1,4 @@
-// Finding a job's root again after losing it (DESIGN.md §9): the root died and its deputy took
+// Finding a job's root again after losing it (docs/architecture.md §9): the root died and its deputy took
 // the job over, or the root was declared dead and fenced itself. Asks the cluster's members, the
 // ones a node names as the root first, with JobAttach until one answers that it is the job's
 // root, or the deadline passes.

@@ -1,6 +1,6 @@
 // `driftctl [--node HOST:PORT] reclaim [--wait] [--timeout S] | release`: the owner of the
 // workstation at --node takes it back (its tasks migrate away, it takes no work until released)
-// or gives it back to the pool (DESIGN.md §9). reclaim --wait returns once the node is empty.
+// or gives it back to the pool (docs/architecture.md §9). reclaim --wait returns once the node is empty.
 // Exit 0 done, 1 --wait timed out with tasks still there, 2 bad arguments, 3 no daemon.
 #pragma once
 

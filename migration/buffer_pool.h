@@ -1,4 +1,4 @@
-// Reusable byte buffers for task state in transit (DESIGN.md §3, §7). A 64 MiB move fills 64
+// Reusable byte buffers for task state in transit (docs/architecture.md §3, §7). A 64 MiB move fills 64
 // chunk buffers at each end; touching fresh memory for them at every move costs a page fault per
 // 4 KiB, as much as copying the bytes. Buffers taken here come back when their last owner drops
 // them and are handed out again; the pool keeps at most `max_idle_bytes` of them, and

@@ -1,4 +1,4 @@
-// Forwarding pointers left behind by tasks that moved away (DESIGN.md §7). A pointer forwards
+// Forwarding pointers left behind by tasks that moved away (docs/architecture.md §7). A pointer forwards
 // late messages to the task's next place and remembers which nodes it already told of the move,
 // so each sender's node gets one location update per move. Pointers are an optimisation, not a
 // correctness requirement — a node without one asks the task's home — so they expire once unused

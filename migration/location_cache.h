@@ -1,4 +1,4 @@
-// Where each task lives, as far as this node knows (DESIGN.md §7). Entries carry the task's move
+// Where each task lives, as far as this node knows (docs/architecture.md §7). Entries carry the task's move
 // count (epoch); an update only replaces an entry with an older epoch, so late or reordered
 // location updates can never point a sender backwards. Pure; network thread only.
 #pragma once
@@ -25,7 +25,7 @@ class LocationCache {
                std::uint64_t epoch = 0);
   void drop_job(std::uint64_t job);
   // The job's home (its root) when it is no longer the node its id names: the root died and its
-  // deputy took the job over (DESIGN.md §9).
+  // deputy took the job over (docs/architecture.md §9).
   void set_home(std::uint64_t job, std::uint32_t node);
   std::uint32_t home(std::uint64_t job) const;
   // True if the entry changed (the update was newer than what we knew).
@@ -43,7 +43,7 @@ class LocationCache {
 // can ask it without knowing the job (unless the root died: LocationCache::home).
 inline std::uint32_t home_of(std::uint64_t job) { return static_cast<std::uint32_t>(job >> 32); }
 
-// A task's epoch counts its moves within the job's generation (its rollbacks, DESIGN.md §9) in the
+// A task's epoch counts its moves within the job's generation (its rollbacks, docs/architecture.md §9) in the
 // low 32 bits, the generation in the high ones: any move of a newer generation is newer.
 inline std::uint64_t generation_epoch(std::uint32_t generation) {
   return std::uint64_t{generation} << 32;

@@ -1,4 +1,4 @@
-// The chunks of a large state read while the rest still arrive (DESIGN.md §7): the installer
+// The chunks of a large state read while the rest still arrive (docs/architecture.md §7): the installer
 // loads the task from chunk 0 on, waiting for each next chunk, instead of waiting for the last
 // one first, so loading overlaps the transfer. The network thread adds chunks (checked as by
 // StateAssembler: index, duplicates, size); the installer reads them in order through

@@ -1,5 +1,5 @@
 // A task's serialized state in transit: split into chunks of about 1 MiB at the source, so large
-// moves interleave with heartbeats and small messages (DESIGN.md §3), and collected at the
+// moves interleave with heartbeats and small messages (docs/architecture.md §3), and collected at the
 // destination, bounded by the size the offer announced. The destination keeps the chunks as they
 // arrived (StatePieces) and the task is loaded from them directly, without copying them into
 // one buffer first. Pure.

@@ -1,4 +1,4 @@
-// Writing a task's state for a move (DESIGN.md §3, §7) without holding it all in one buffer
+// Writing a task's state for a move (docs/architecture.md §3, §7) without holding it all in one buffer
 // first. StateWriter is the streambuf a PortableOutputArchive writes into: it cuts the bytes into
 // pieces of `piece_bytes` in pooled buffers and hands each to `emit` as soon as it is full, so
 // the network sends piece 1 while piece 2 is being written. ByteCounter counts the bytes of a

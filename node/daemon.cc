@@ -22,7 +22,7 @@ namespace drift {
 namespace {
 
 std::uint64_t new_incarnation() {
-  // Grows at every start (DESIGN.md §1): microseconds of wall-clock time.
+  // Grows at every start (docs/architecture.md §1): microseconds of wall-clock time.
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                         std::chrono::system_clock::now().time_since_epoch())
                                         .count());
@@ -379,7 +379,7 @@ void Daemon::sweep() {
 }
 
 // Traffic of an identity (node, incarnation) that was declared dead is dropped, and the node is
-// told, so that it fences if it is still running (DESIGN.md §5).
+// told, so that it fences if it is still running (docs/architecture.md §5).
 bool Daemon::stale(const Hello& peer) {
   if (!table_.is_stale(peer.node_id, peer.incarnation)) return false;
   membership_.on_stale_traffic(peer.node_id, peer.incarnation);
@@ -602,7 +602,7 @@ StatusReply Daemon::status() {
 }
 
 // Live members with their advertised capacity, and whether their owner lets them take work
-// (DESIGN.md §9). A member whose first heartbeat has not arrived yet (it just joined) counts with
+// (docs/architecture.md §9). A member whose first heartbeat has not arrived yet (it just joined) counts with
 // our own capacity rather than being left out.
 std::vector<PlacementCandidate> Daemon::candidates() const {
   std::vector<PlacementCandidate> out;

@@ -1,6 +1,6 @@
 // driftd: one node. Owns the network thread's io_context and the parts that run on it —
 // transport, membership, task host and its worker processes, job coordinator — and routes every
-// message between them (docs/architecture.md). Network-thread state is touched only from
+// message between them (docs/architecture.md §3). Network-thread state is touched only from
 // io_context handlers. It runs no application code: tasks run in worker processes.
 #pragma once
 
@@ -90,7 +90,7 @@ class Daemon final : public Messenger {
   std::uint64_t incarnation_;
   Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
   double capacity_;    // static estimate, unloaded: node.capacity or the start-up benchmark
-  LoadMeter meter_;    // what this node measures and advertises (DESIGN.md §8 phase 1)
+  LoadMeter meter_;    // what this node measures and advertises (docs/architecture.md §8 phase 1)
   asio::io_context io_;
   asio::signal_set signals_;
   Transport transport_;
@@ -107,7 +107,7 @@ class Daemon final : public Messenger {
   MigrationService migration_;
   PartnerBook partners_;  // who each hosted task talks to, for the balancer's locality term
   BalancerService balancer_;
-  OwnerService owner_;  // owner reclaim: suspends, vacates and releases this node (DESIGN.md §9)
+  OwnerService owner_;  // owner reclaim: suspends, vacates and releases this node (docs/architecture.md §9)
   JobCoordinator coordinator_;
   RecoveryAgent recovery_;
   // Jobs whose root was declared dead, waiting for its deputy's rollback.

@@ -1,4 +1,4 @@
-// The daemon's part in surviving failures (DESIGN.md §5, §9), part of Daemon: the buddy that
+// The daemon's part in surviving failures (docs/architecture.md §5, §9), part of Daemon: the buddy that
 // keeps a second copy of each checkpoint, checkpoint copies on disk, what a member's death or
 // return sets off here, fencing when the cluster declared this node dead, and jobs whose root
 // died without a deputy taking them over.

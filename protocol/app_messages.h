@@ -1,4 +1,4 @@
-// Shipping an application's executable with its job (docs/architecture.md, "Executables"):
+// Shipping an application's executable with its job (docs/architecture.md §11.6):
 // driftctl offers each one (per architecture, named by its SHA-256) to the daemon it submits to,
 // which keeps it in its cache unless it has it already; a node that needs one fetches it from
 // a node that has it. Pieces are at most a state chunk; the receiver checks every offset and

@@ -1,4 +1,4 @@
-// The balancers' messages between daemons (DESIGN.md §8): a receiver's request for load, a
+// The balancers' messages between daemons (docs/architecture.md §8): a receiver's request for load, a
 // sender's reservation at its destination, and a request to split or merge a job's tasks. Part
 // of WireMessage (messages.h).
 #pragma once
@@ -45,7 +45,7 @@ struct BalanceReservation {
 };
 
 // A node's balancer -> the job's root: change the job's decomposition with the next step's
-// reduction (DESIGN.md §8, granularity). kSplit: `task` gives half its work to a spare task, one
+// reduction (docs/architecture.md §8, granularity). kSplit: `task` gives half its work to a spare task, one
 // on node `dest` if the root knows one there (`partner` unused); kMerge: `task` absorbs
 // `partner`, both on the sender.
 struct GrainRequest {

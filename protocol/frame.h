@@ -1,4 +1,4 @@
-// The fixed frame header (DESIGN.md §4): magic u32 | version u16 | type u16 | length u32, encoded
+// The fixed frame header (docs/architecture.md §4): magic u32 | version u16 | type u16 | length u32, encoded
 // byte by byte, little-endian. The length is checked against a maximum before anything is
 // allocated for the body.
 #pragma once

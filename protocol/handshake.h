@@ -1,4 +1,4 @@
-// The authenticated handshake (DESIGN.md §4). Both sides send Hello with a fresh nonce; each
+// The authenticated handshake (docs/architecture.md §4). Both sides send Hello with a fresh nonce; each
 // answers with HelloAuth = HMAC-SHA256(secret, transcript) proving it knows the cluster secret.
 // The transcript binds both hellos and the direction, so a proof cannot be replayed or reflected.
 // A peer is refused before anything else is read if its cluster, version or proof is wrong.

@@ -77,7 +77,7 @@ struct Heartbeat {
   }
 };
 
-// Indirect probe (SWIM ping-req, DESIGN.md §5). `origin` suspects `target` at `incarnation` and
+// Indirect probe (SWIM ping-req, docs/architecture.md §5). `origin` suspects `target` at `incarnation` and
 // asks a helper to check it; the helper, unless it heard a heartbeat from the target lately,
 // sends the same request on to the target, which answers from its running event loop (a stopped
 // process completes TCP connects but never answers). `probe` is the origin's round id.
@@ -123,7 +123,7 @@ struct ProbeAck {
 };
 
 // One application message on the channel (from -> to). `seq` numbers the channel from 1 so the
-// receiver delivers in order, exactly once (DESIGN.md §6).
+// receiver delivers in order, exactly once (docs/architecture.md §6).
 struct TaskMessage {
   static constexpr MsgType kType = MsgType::kTaskMessage;
   TaskId from;
@@ -199,9 +199,9 @@ struct ReductionContribution {
 };
 
 // Root -> a node: the combined values of `step`, for the listed tasks, which the root believes
-// live there; a node routes each on (DESIGN.md §7) if the task has moved. `checkpoint`: each task
-// saves its state just before it takes these values (DESIGN.md §9). `changes`: the job's new
-// decomposition after this step (DESIGN.md §8, granularity), applied by every task first.
+// live there; a node routes each on (docs/architecture.md §7) if the task has moved. `checkpoint`: each task
+// saves its state just before it takes these values (docs/architecture.md §9). `changes`: the job's new
+// decomposition after this step (docs/architecture.md §8, granularity), applied by every task first.
 struct ReductionResult {
   static constexpr MsgType kType = MsgType::kReductionResult;
   std::uint64_t job = 0;
@@ -493,7 +493,7 @@ struct JobResult {
   std::uint64_t migrations = 0;     // task moves the home heard of
   std::uint32_t recoveries = 0;     // rollbacks after a node failure
   std::uint64_t steps_recomputed = 0;  // steps done twice because of them
-  std::uint32_t splits = 0;  // splits and merges announced to the tasks (DESIGN.md §8), those
+  std::uint32_t splits = 0;  // splits and merges announced to the tasks (docs/architecture.md §8), those
   std::uint32_t merges = 0;  // of steps that were rolled back not counted
 
   friend bool operator==(const JobResult&, const JobResult&) = default;

@@ -7,7 +7,7 @@
 namespace drift {
 
 enum class MsgType : std::uint16_t {
-  // handshake (DESIGN.md §4)
+  // handshake (docs/architecture.md §4)
   kHello = 1,
   kHelloAuth = 2,
   // membership and failure detection
@@ -24,7 +24,7 @@ enum class MsgType : std::uint16_t {
   kReductionResult = 34,
   kTaskFinished = 35,
   kJobEnd = 36,
-  // migration and location (DESIGN.md §7)
+  // migration and location (docs/architecture.md §7)
   kMigrationOffer = 40,
   kMigrationAnswer = 41,
   kMigrationChunk = 42,
@@ -47,7 +47,7 @@ enum class MsgType : std::uint16_t {
   kTasksReply = 58,
   kJobNotice = 59,
   kJobAttach = 66,
-  // balancing (DESIGN.md §8)
+  // balancing (docs/architecture.md §8)
   kBalanceRequest = 60,
   kBalanceReservation = 80,
   kGrainRequest = 81,
@@ -59,13 +59,13 @@ enum class MsgType : std::uint16_t {
   kAppPiece = 85,
   kAppStored = 86,
   kAppFetch = 87,
-  // owner reclaim (DESIGN.md §9), client <-> daemon
+  // owner reclaim (docs/architecture.md §9), client <-> daemon
   kOwnerRequest = 64,
   kOwnerReply = 65,
   // testing only (driftctl fault run)
   kFrameFaultsRequest = 62,
   kFrameFaultsReply = 63,
-  // checkpoints and recovery (DESIGN.md §9)
+  // checkpoints and recovery (docs/architecture.md §9)
   kCheckpointCopy = 70,
   kCheckpointAck = 71,
   kCheckpointCommit = 72,

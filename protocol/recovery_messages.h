@@ -1,4 +1,4 @@
-// The messages of checkpoints and rollback recovery (DESIGN.md §9), and the notice a job's client
+// The messages of checkpoints and rollback recovery (docs/architecture.md §9), and the notice a job's client
 // gets when its job recovered. A job's `generation` counts its rollbacks: every task message,
 // contribution and result carries the generation it was made in, and anything from an older one
 // is dropped, so nothing of the timeline that was rolled back leaks into the new one.

@@ -1,5 +1,5 @@
 // Value types of the wire messages: load indices, member records, counters (task ids, job specs
-// and grain changes are the SDK's, drift/types.h). Fixed-width fields only (DESIGN.md §4); enums
+// and grain changes are the SDK's, drift/types.h). Fixed-width fields only (docs/architecture.md §4); enums
 // are validated on load by wire_enum() (drift/wire_field.h), never trusted.
 #pragma once
 
@@ -26,7 +26,7 @@ enum class OwnerState : std::uint8_t {
 inline constexpr std::uint8_t kOwnerStateMax = 3;
 const char* to_string(OwnerState s);
 
-// The load index a node advertises in its heartbeats (DESIGN.md §5).
+// The load index a node advertises in its heartbeats (docs/architecture.md §5).
 struct LoadIndex {
   double task_load = 0;        // abstract load of all hosted tasks
   double utilization = 0;      // seconds of this machine per step for that load
@@ -46,7 +46,7 @@ struct LoadIndex {
 };
 
 // Why the balancer moves a task, as the sender saw it, so the receiver can re-check with its own
-// newer view (DESIGN.md §8 phase 5). `balance` false: a command (driftctl migrate, chaos).
+// newer view (docs/architecture.md §8 phase 5). `balance` false: a command (driftctl migrate, chaos).
 struct BalanceBasis {
   bool balance = false;
   double task_load = 0;        // the task's load in the sender's units

@@ -1,4 +1,4 @@
-// The protocol between a daemon and its worker processes (docs/architecture.md, "Workers"): one
+// The protocol between a daemon and its worker processes (docs/architecture.md §11.2): one
 // Unix stream socket per worker, the frames of frame.h (with kWorkerProtocolVersion in the
 // header), Cereal portable bodies. The daemon sends the job's setup, creates, installs, freezes
 // and drops tasks, delivers their messages (TaskMessage, the same body as between nodes) and asks

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mixed-architecture suite (DESIGN.md §10), after scripts/cross-build.sh (run here first):
+# The mixed-architecture suite (docs/architecture.md §10), after scripts/cross-build.sh (run here first):
 #  1. protocol_tests, golden vectors included, on s390x and i386 under qemu-user;
 #  2. drift_crosscheck: each architecture (native, s390x, i386) writes the sample frames and
 #     task states, and every architecture decodes what each one wrote;

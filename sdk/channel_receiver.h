@@ -1,4 +1,4 @@
-// Per-channel sequencing (DESIGN.md §6): every (sender task, receiver task) channel numbers its
+// Per-channel sequencing (docs/architecture.md §6): every (sender task, receiver task) channel numbers its
 // messages from 1, and the receiver delivers them in order, exactly once. Both sides' state is
 // part of the task's state and travels with it on migration. Not thread-safe (one per task).
 #pragma once

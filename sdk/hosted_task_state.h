@@ -1,6 +1,6 @@
 // The bytes a hosted task is saved as, for a migration and a checkpoint alike: the task's own
 // state (Task::save_state), then its channels' sequence state (receiver, then sender). Defined
-// once, so a node of any architecture restores what any other saved (DESIGN.md §4, §10), and the
+// once, so a node of any architecture restores what any other saved (docs/architecture.md §4, §10), and the
 // cross-architecture checks (tests/cross) write and read exactly what TaskHost does.
 #pragma once
 

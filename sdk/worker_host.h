@@ -1,5 +1,5 @@
 // The tasks of one job on one node, inside the worker process the daemon started for it
-// (docs/architecture.md, "Workers"). The I/O thread takes the daemon's frames and owns the task
+// (docs/architecture.md §11.2). The I/O thread takes the daemon's frames and owns the task
 // slots; handlers run on the worker's pool, one at a time per task (a strand), or inline on the
 // I/O thread when they are short and nothing is queued. A handler's effects come back to the I/O
 // thread, which delivers its messages to tasks of this worker directly — unless the receiver is

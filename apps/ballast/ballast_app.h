@@ -1,4 +1,4 @@
-// ballast as the runtime sees it (node/tasks/application.h): tasks that carry a big state and little
+// ballast as the runtime sees it (drift/application.h): tasks that carry a big state and little
 // work, for timing migrations. The checksum (wrapping sum of the tasks' state digests) equals
 // the serial reference's when every state survived every move intact. Details: state_bytes.
 #pragma once

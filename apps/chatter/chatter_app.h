@@ -1,4 +1,4 @@
-// chatter as the runtime sees it (node/tasks/application.h): the chaos-test application. Tasks
+// chatter as the runtime sees it (drift/application.h): the chaos-test application. Tasks
 // exchange numbered, checkable messages on random channels every step; the job's checksum
 // (wrapping sum of the tasks' digests) equals the serial reference's exactly when every message
 // arrived exactly once, in channel order, with the right content. Details: messages, bytes.

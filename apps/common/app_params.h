@@ -1,4 +1,4 @@
-// Reading an app's options from a JobSpec (node/tasks/application.h): unknown keys refused, numbers
+// Reading an app's options from a JobSpec (drift/application.h): unknown keys refused, numbers
 // strict (digits only, optional K/M/G suffix for byte sizes), every value range-checked, and
 // every error naming the app, the key and the offending value, e.g.
 //   "chatter: fanout = 'x': expected a whole number from 1 to 1024"

@@ -1,5 +1,5 @@
 // One simulated (macro)particle: fixed-width fields only, so it travels between architectures
-// bit for bit (DESIGN.md §10). The box is 1-D along x (cells of unit width); the velocity is 3-D,
+// bit for bit (docs/architecture.md §10). The box is 1-D along x (cells of unit width); the velocity is 3-D,
 // so collisions exchange energy between the directions as in DSMC.
 #pragma once
 

@@ -1,4 +1,4 @@
-// particles as the runtime sees it (node/tasks/application.h): a DSMC-like particle simulation in a
+// particles as the runtime sees it (drift/application.h): a DSMC-like particle simulation in a
 // 1-D box of cells with reflecting walls, one task per contiguous range of cells, particles
 // handed to the neighbouring task as they cross, collisions within cells, and a slow drift
 // towards the right wall so that the load (particles per task) shifts during the run. The

@@ -1,4 +1,4 @@
-// The two archives every wire body and every task state goes through (DESIGN.md §4):
+// The two archives every wire body and every task state goes through (docs/architecture.md §4):
 // PortableOutputArchive writes Cereal portable binary, little-endian on every platform;
 // BoundedInputArchive reads it back from a bounded buffer, refusing container lengths beyond the
 // remaining bytes, truncation, and (with wire_field.h) bad bools and enums by throwing WireError.

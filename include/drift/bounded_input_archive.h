@@ -1,6 +1,6 @@
 // BoundedInputArchive reads what PortableOutputArchive wrote, from a bounded byte span (or from
 // pieces read as one, for a state that arrived in chunks), and refuses hostile input by throwing
-// WireError (DESIGN.md §4): an endianness flag other than little-endian, reading past the end, a
+// WireError (docs/architecture.md §4): an endianness flag other than little-endian, reading past the end, a
 // container or string length beyond the bytes left (which also refuses any length a 32-bit size_t
 // cannot hold), a bool other than 0/1. No container is sized before its length has been checked
 // against the bytes left, so decoding allocates at most a small multiple of the input size. Plain

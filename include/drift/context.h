@@ -1,4 +1,4 @@
-// What a running task may do (DESIGN.md §6). A Context is only valid inside the handler it was
+// What a running task may do (docs/architecture.md §6). A Context is only valid inside the handler it was
 // passed to; effects (sends, contributions, results) leave the node after the handler returns.
 #pragma once
 
@@ -24,7 +24,7 @@ class Context {
   // step; the combined values come back through Task::reduced on every task.
   virtual void contribute(std::uint64_t step, std::vector<double> values) = 0;
   // Runs fn, which does `work_units` of abstract work. Measured for capacity; in emulation mode
-  // (later issues) wall time is stretched to the emulated speed.
+  // wall time is stretched to the emulated speed (the performance testbed).
   virtual void compute(double work_units, const std::function<void()>& fn) = 0;
   // This task's final result; the task is done after the current handler.
   virtual void finish(std::vector<std::uint8_t> result) = 0;

@@ -1,5 +1,5 @@
 // PortableOutputArchive: Cereal's PortableBinaryOutputArchive fixed to Options::LittleEndian(), so
-// every platform writes identical bytes (DESIGN.md §4), appending to an in-memory byte vector (or
+// every platform writes identical bytes (docs/architecture.md §4), appending to an in-memory byte vector (or
 // writing into a given streambuf).
 // Layout: one flag byte (1 = little-endian), then each field little-endian with its own width;
 // container and string lengths are uint64. Not thread-safe; one archive per encoding.

@@ -1,4 +1,4 @@
-// The Task API (DESIGN.md §6): a task is an event-driven, migratable piece of a job. It reacts to
+// The Task API (docs/architecture.md §6): a task is an event-driven, migratable piece of a job. It reacts to
 // messages, never blocks, and between two handlers its whole state can be serialized. Handlers of
 // one task never run concurrently (actor style); different tasks may run on different workers.
 #pragma once
@@ -25,7 +25,8 @@ class Task {
  public:
   virtual ~Task() = default;
 
-  // After creation, and (later issues) after a restore or a migration.
+  // After creation, and again after every restore (a rollback) or migration: keep a flag in the
+  // state to tell a first start from a later one.
   virtual void start(Context& ctx) = 0;
   // One message from another task of the same job.
   virtual void receive(Context& ctx, Message&& msg) = 0;
@@ -34,7 +35,7 @@ class Task {
   // Abstract, machine-independent load (cells, particles, ...).
   virtual double load() const = 0;
 
-  // Granularity (DESIGN.md §8). Read by the runtime after every handler, like load(). A task
+  // Granularity (docs/architecture.md §8). Read by the runtime after every handler, like load(). A task
   // that could hand half its work to a spare task of the job:
   virtual bool can_split() const { return false; }
   // A task of the job this one could absorb whole, if both sat on one node; nullopt: none.

@@ -40,7 +40,7 @@ struct JobSpec {
   }
 };
 
-// A change of a job's decomposition (DESIGN.md §8, granularity), announced by the job's root
+// A change of a job's decomposition (docs/architecture.md §8, granularity), announced by the job's root
 // with one step's reduction and applied by every task of the job just before it takes it.
 enum class GrainKind : std::uint8_t { kSplit = 0, kMerge = 1 };
 inline constexpr std::uint8_t kGrainKindMax = 1;

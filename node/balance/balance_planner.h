@@ -1,4 +1,4 @@
-// One balancing round's decision for this node (DESIGN.md §8 phases 2-4), pure: from this node's
+// One balancing round's decision for this node (docs/architecture.md §8 phases 2-4), pure: from this node's
 // measured load and capacity, its local group's advertised ones and its own tasks, which tasks
 // go where. Profitability (the group's efficiency below eff_min, this node's own efficiency
 // below eff_min with hysteresis once settled, balancer/send_trigger.h, and the move shortening

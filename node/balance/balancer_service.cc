@@ -202,7 +202,7 @@ void BalancerService::on_request(const BalanceRequest& request) {
   send_moves(moves);
 }
 
-// The receiver's re-check (DESIGN.md §8 phase 5): with what we hold and what is already on its
+// The receiver's re-check (docs/architecture.md §8 phase 5): with what we hold and what is already on its
 // way here, the move must lower the pair's peak (Lee's condition, balance::lowers_peak).
 std::optional<std::string> BalancerService::recheck(const BalanceBasis& basis) const {
   if (params_.planner.strategy == balance::Strategy::kNone) {

@@ -1,4 +1,4 @@
-// Load balancing on this node (DESIGN.md §8): every balance.period it takes its own measured load
+// Load balancing on this node (docs/architecture.md §8): every balance.period it takes its own measured load
 // and capacity (LoadMeter) and its local group's as advertised in heartbeats, asks the planner
 // which of its tasks go where (or, for receiver-initiated diffusion, what to ask each neighbour
 // for), and starts those migrations. It waits while its own moves are under way, so it never
@@ -42,7 +42,7 @@ class BalancerService {
 
   void start();
   void stop();
-  // Off while the owner has the machine (DESIGN.md §9): no rounds, requests ignored; the owner
+  // Off while the owner has the machine (docs/architecture.md §9): no rounds, requests ignored; the owner
   // service moves the tasks then.
   void set_active(bool active) { active_ = active; }
   // A neighbour running receiver-initiated diffusion asks for load.

@@ -1,4 +1,4 @@
-// Phase 1 of load balancing, Measure (DESIGN.md §8, seed 000): per task its abstract load and
+// Phase 1 of load balancing, Measure (docs/architecture.md §8, seed 000): per task its abstract load and
 // busy seconds per SPMD step; per node the load L, the capacity C it advertises and the
 // utilization U = L / C (seconds per step). Capacity is static (configured or benchmarked) or
 // dynamic (EWMA of work units per busy second, computes pooled into ~0.2 s samples, each fed to

@@ -1,4 +1,4 @@
-// Load on its way here that no offer has announced yet (DESIGN.md §8 phase 5): a balancing
+// Load on its way here that no offer has announced yet (docs/architecture.md §8 phase 5): a balancing
 // sender reserves a task's load at its destination the moment it decides the move, because the
 // offer itself waits until the sender's worker reaches the task (seconds, on a slow machine in a
 // long step). Counted here, the load is in this node's advertised load at once, so the group's

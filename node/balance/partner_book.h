@@ -1,4 +1,4 @@
-// Who each hosted task talks to (DESIGN.md §8 phase 4, communication locality): counts of
+// Who each hosted task talks to (docs/architecture.md §8 phase 4, communication locality): counts of
 // messages per (sender task, receiver task), fed from handler effects on the network thread, and
 // halved every round so old traffic fades. The balancer prefers moving a task to where its
 // partners live.

@@ -1,4 +1,4 @@
-// What the [balance] keys of driftd's configuration say (DESIGN.md §8): which transfer algorithm
+// What the [balance] keys of driftd's configuration say (docs/architecture.md §8): which transfer algorithm
 // runs, how capacity is estimated and how often it is sensed. Plain values; config.cc validates.
 #pragma once
 

@@ -61,7 +61,7 @@ struct NodeConfig {
   EmulationSettings emulate;  // [emulate]: speed 0 = a real machine
   BalanceSettings balance;    // [balance]
   CheckpointPolicy checkpoint;  // [checkpoint]: how often jobs rooted here save their tasks
-  OwnerSettings owner;        // [owner]: owner reclaim (DESIGN.md §9)
+  OwnerSettings owner;        // [owner]: owner reclaim (docs/architecture.md §9)
   WorkerSettings worker;      // [worker]: worker processes and applications
   std::string config_file;
   // Where each key's value came from: "conf/node1.conf:7" or "command line"; absent = default.

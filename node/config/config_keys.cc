@@ -29,12 +29,13 @@ std::vector<KeySpec> key_specs() {
       {"node.address", "IP", "IPv4/IPv6 address or 'localhost' to listen on" + dflt(d.address)},
       {"node.port", "PORT", "TCP port to listen on, 1..65535" + dflt(std::to_string(d.port))},
       {"node.data_dir", "DIR", "directory for checkpoints and state" + dflt(d.data_dir)},
-      {"node.workers", "N", "task worker threads, 0 = one per core" + dflt("0")},
+      {"node.workers", "N",
+       "handler threads in each worker process (one per job here), 0 = one per core" + dflt("0")},
       {"node.capacity", "X", "load per second this machine processes, 0 = measure" + dflt("0")},
       {"node.accept_tasks", "BOOL", "take migrating tasks from other nodes" + dflt("true")},
       {"node.inline_handler_us", "US",
-       "handlers of tasks that recently took at most this long run on the network thread, "
-       "saving two thread hand-offs per message; 0 = always on workers" +
+       "handlers of tasks that recently took at most this long run on their worker's I/O "
+       "thread, saving two thread hand-offs per message; 0 = always on its handler threads" +
            dflt(std::to_string(d.inline_handler_us))},
       {"node.memory_limit", "BYTES",
        "incoming task state accepted, 0 = half the free memory" + dflt("0")},

@@ -1,4 +1,4 @@
-// What the [owner] keys of driftd's configuration say (DESIGN.md §9): which owner-reclaim policy
+// What the [owner] keys of driftd's configuration say (docs/architecture.md §9): which owner-reclaim policy
 // runs, its thresholds (HTCondor's desktop policy as the guide) and which inputs the owner
 // detector reads. Plain values; config.cc validates them (every threshold in seconds or load per
 // core).

@@ -1,4 +1,4 @@
-// What the [worker] keys of driftd's configuration say (docs/architecture.md, "Workers"): how
+// What the [worker] keys of driftd's configuration say (docs/architecture.md §11.4, §12): how
 // the worker processes that run applications' tasks are started and contained, where the
 // executables of applications named in a job are found, and how the executables shipped with
 // jobs are cached.

@@ -1,4 +1,4 @@
-// What a job's root knows of its checkpoints (DESIGN.md §9): when the next one is due (every K
+// What a job's root knows of its checkpoints (docs/architecture.md §9): when the next one is due (every K
 // steps and/or every T seconds, never at the last step), which tasks have acknowledged a pending
 // one, the committed step with its reduction values and the two nodes holding each task's copy,
 // and where each task can be restored after failures. Pure: time comes in as arguments.

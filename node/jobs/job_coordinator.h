@@ -1,9 +1,9 @@
-// The root's side of a job (DESIGN.md §6): places the tasks on live nodes in proportion to their
+// The root's side of a job (docs/architecture.md §6): places the tasks on live nodes in proportion to their
 // capacity, creates them everywhere before any starts, combines each step's reduction in
 // task-index order (so the values are the same for any placement) and sends it to each task at
 // the place the home's location cache knows, reports progress to the client, gathers the tasks'
 // results into the checksum, and ends the job on every node that ever hosted one of its tasks.
-// It checkpoints the job at step boundaries (job_coordinator_recovery.cc, DESIGN.md §9) and, when
+// It checkpoints the job at step boundaries (job_coordinator_recovery.cc, docs/architecture.md §9) and, when
 // a node that hosted its tasks dies, rolls every task back to the last committed checkpoint (or
 // to the start) on the live nodes and resumes, telling the client. With the runtime option
 // chaos_migrations=N it moves N random tasks after every step, a testing aid. Network thread
@@ -33,7 +33,7 @@ struct PlacementCandidate {
   std::uint32_t node_id = 0;
   std::string name;
   double capacity = 1;
-  bool available = true;  // its owner lets it take work (DESIGN.md §9); others get no new tasks
+  bool available = true;  // its owner lets it take work (docs/architecture.md §9); others get no new tasks
   std::string arch;       // a job of the user's own executable runs only where it has one
 };
 
@@ -60,7 +60,7 @@ class JobCoordinator {
   // A restarted node offers copies it kept on disk (checkpoint.disk): they count again, and a job
   // waiting for them recovers.
   void on_checkpoint_offer(const CheckpointOffer& offer);
-  // A node's balancer asks to split or merge tasks of a job rooted here (DESIGN.md §8).
+  // A node's balancer asks to split or merge tasks of a job rooted here (docs/architecture.md §8).
   void on_grain_request(const GrainRequest& request);
   // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
   void on_node_leaving(const NodeLeaving& leaving);

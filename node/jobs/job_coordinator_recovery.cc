@@ -1,4 +1,4 @@
-// The root's side of checkpoints and rollback recovery (DESIGN.md §9), part of JobCoordinator:
+// The root's side of checkpoints and rollback recovery (docs/architecture.md §9), part of JobCoordinator:
 // when a step boundary is due for a checkpoint, which acknowledgements commit it, and what
 // happens when a node of the job dies — every task rolls back to the committed checkpoint (or to
 // the start if there is none) on the live nodes, and the job resumes once every node is ready.

@@ -1,4 +1,4 @@
-// The deputy's side of a job (DESIGN.md §9), part of JobCoordinator: the root sends its deputy
+// The deputy's side of a job (docs/architecture.md §9), part of JobCoordinator: the root sends its deputy
 // — its buddy, half way round the ring of live nodes — a JobRecord at the start, at every
 // committed checkpoint and around every recovery; when the ring changes and another node becomes
 // the deputy, the old one is told to drop its record (DeputyOrder), so only one node can take

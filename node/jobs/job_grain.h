@@ -1,4 +1,4 @@
-// The root's record of one job's decomposition (DESIGN.md §8, granularity): which of the job's
+// The root's record of one job's decomposition (docs/architecture.md §8, granularity): which of the job's
 // tasks are spare, the splits and merges its nodes asked for since the last step, and the
 // changes announced with each step's reduction, so that a rollback returns to the decomposition
 // of the step it restarts from. The root only sequences changes: the application decides from

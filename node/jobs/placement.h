@@ -1,4 +1,4 @@
-// Initial placement of a job's tasks on nodes in proportion to their capacity (DESIGN.md §6). Pure.
+// Initial placement of a job's tasks on nodes in proportion to their capacity (docs/architecture.md §6). Pure.
 #pragma once
 
 #include <cstdint>

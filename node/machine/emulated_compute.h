@@ -1,4 +1,4 @@
-// One compute as an emulated machine runs it (DESIGN.md §9): fn runs at full speed, then, if
+// One compute as an emulated machine runs it (docs/architecture.md §8.6): fn runs at full speed, then, if
 // emulation is on, the calling thread sleeps until the compute has taken the wall time the
 // emulated machine would need. Shared by ctx.compute and the start-up capacity benchmark, so both
 // measure the same emulated speed. Blocks the caller: call it on a worker, never the network

@@ -1,4 +1,4 @@
-// Emulated machines for the performance testbed (DESIGN.md §9): a node given a relative speed and
+// Emulated machines for the performance testbed (docs/architecture.md §8.6): a node given a relative speed and
 // an external-load schedule (seed 002's synthetic load generator: linear ramps to a level) takes
 // the wall time such a machine would take for every ctx.compute. Pure: time comes in as seconds
 // since the daemon started. The balancer never reads any of this; it only sees what it measures.

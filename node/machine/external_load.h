@@ -1,4 +1,4 @@
-// The load of programs that are not drift's (DESIGN.md §8, §9): the machine's 1-minute load
+// The load of programs that are not drift's (docs/architecture.md §8, §9): the machine's 1-minute load
 // average minus drift's own runnable threads — the daemon's and its workers' — per core, as the
 // load meter divides capacity by it (seed 000) and the owner policy reads it. Reads
 // /proc/PID/task; the arithmetic and parsing are pure.

@@ -1,4 +1,4 @@
-// SWIM's indirect probes (ping-req) on the suspecting side (DESIGN.md §5): which suspects to
+// SWIM's indirect probes (ping-req) on the suspecting side (docs/architecture.md §5): which suspects to
 // probe now, through which helpers, and whether an answer belongs to a live round. Pure: time
 // comes in as arguments, no I/O; the membership service sends what it returns. Not thread-safe.
 //

@@ -1,4 +1,4 @@
-// Membership state of one node (DESIGN.md §5): the member list learned from handshakes and gossip
+// Membership state of one node (docs/architecture.md §5): the member list learned from handshakes and gossip
 // (SWIM merge rules), failure detection over our local group, and the gossip to piggyback on
 // heartbeats. Pure: time comes in as arguments. Not thread-safe; the network thread owns it.
 #pragma once

@@ -1,4 +1,4 @@
-// Runs the membership protocol on the network thread (DESIGN.md §5): joins through seeds, sends a
+// Runs the membership protocol on the network thread (docs/architecture.md §5): joins through seeds, sends a
 // heartbeat with our load index and a gossip slice to the local group every interval, feeds
 // received heartbeats and gossip to the MemberTable, advances failure detection, and reports every
 // state change (alive / suspect / dead) to its subscribers. Traffic per node is O(group size).

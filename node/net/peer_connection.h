@@ -1,4 +1,4 @@
-// One authenticated TCP connection to a peer daemon or a driftctl client (DESIGN.md §4).
+// One authenticated TCP connection to a peer daemon or a driftctl client (docs/architecture.md §4).
 // It owns its read loop (read what is there -> dispatch every complete frame -> read again) and a
 // write queue with at most one async_write in flight, as in Asio's chat example. Small frames are
 // parsed out of one read buffer, so a small message costs one read; a body too large for it is

@@ -1,5 +1,5 @@
 // The daemon's network: a listening socket for peers and clients, and one outgoing connection per
-// peer node, re-established with exponential backoff (DESIGN.md §3-4). Node-to-node traffic goes
+// peer node, re-established with exponential backoff (docs/architecture.md §3–4). Node-to-node traffic goes
 // on the sender's outgoing connection, so each direction of a node pair is one ordered stream.
 // Runs on the network thread only.
 #pragma once

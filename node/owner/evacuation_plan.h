@@ -1,4 +1,4 @@
-// Where the tasks of a node whose owner came back go (DESIGN.md §9 "evacuate"): destinations
+// Where the tasks of a node whose owner came back go (docs/architecture.md §9 "evacuate"): destinations
 // chosen by capacity from the heartbeat view. Pure.
 #pragma once
 

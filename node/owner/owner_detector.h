@@ -1,4 +1,4 @@
-// The owner detector (DESIGN.md §9): what this Linux machine says about its owner right now.
+// The owner detector (docs/architecture.md §9): what this Linux machine says about its owner right now.
 //   sessions      the access times of the ttys/ptys of logged-in users (utmp; logind's session
 //                 files where utmp is absent), so SSH sessions count (HTCondor's KeyboardIdle)
 //   input devices the access times of /dev/input/* (many kernels do not update them for USB

@@ -1,4 +1,4 @@
-// The owner-reclaim policy (DESIGN.md §9), HTCondor's desktop policy as the guide. A pure state
+// The owner-reclaim policy (docs/architecture.md §9), HTCondor's desktop policy as the guide. A pure state
 // machine: every poll the daemon hands it what the owner detector saw (time, idle seconds,
 // external load) and how many tasks the node still hosts; it answers with the node's state.
 //

@@ -1,4 +1,4 @@
-// Owner reclaim on this node (DESIGN.md §9): every owner.poll the detector reads the machine, the
+// Owner reclaim on this node (docs/architecture.md §9): every owner.poll the detector reads the machine, the
 // policy decides the node's state, and this service carries the decision out.
 //   available  tasks run, migrations and balancing moves are accepted, the balancer runs
 //   suspended  tasks pause and stay in memory (TaskHost::pause); nothing is accepted
@@ -8,8 +8,8 @@
 //   reclaimed  the node is empty; anything that still arrives is sent away again
 // driftctl reclaim / release act at once. If tasks are still here owner.vacate_deadline seconds
 // after draining began (the owner is switching the machine off), the evacuation-deadline hook is
-// called once with them: the fault-tolerance work recovers them from checkpoints there (until it
-// is wired in, the default hook logs the tasks). Network thread only.
+// called once with them (the daemon drops them and tells their jobs' roots, which roll the jobs
+// back without this node). Network thread only.
 #pragma once
 
 #include <asio.hpp>

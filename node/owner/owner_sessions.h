@@ -1,4 +1,4 @@
-// Pure parsing for the owner detector (DESIGN.md §9): which terminals belong to logged-in users,
+// Pure parsing for the owner detector (docs/architecture.md §9): which terminals belong to logged-in users,
 // from utmp records or from logind's session files, and how long ago the owner last touched
 // anything. No I/O: bytes, texts and times come in as arguments.
 #pragma once

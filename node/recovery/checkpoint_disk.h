@@ -1,4 +1,4 @@
-// Checkpoint copies on disk (checkpoint.disk, DESIGN.md §9). Every copy a node keeps in memory
+// Checkpoint copies on disk (checkpoint.disk, docs/architecture.md §9). Every copy a node keeps in memory
 // (CheckpointStore: its own tasks' and, as buddy, a neighbour's) is also written under DIR =
 // <node.data_dir>/checkpoints as DIR/<job, 16 hex digits>/<step>/<task index>, and deleted when
 // the memory copy is, so that a node killed and restarted still holds the copies it held and can

@@ -1,4 +1,4 @@
-// The checkpoint copies this node keeps (DESIGN.md §9): the state of a task at a step, as the
+// The checkpoint copies this node keeps (docs/architecture.md §9): the state of a task at a step, as the
 // task's own node (primary) or as its buddy. Copies stay until the root commits a newer step or
 // the job rolls back or ends. Pure; network thread only.
 #pragma once

@@ -1,4 +1,4 @@
-// A node's side of checkpoints and rollback recovery (DESIGN.md §9). It keeps the checkpoint
+// A node's side of checkpoints and rollback recovery (docs/architecture.md §9). It keeps the checkpoint
 // copies of the tasks saved here (primary) and of a neighbour's (buddy), sends each saved state to
 // the buddy — the live member half way round the ring of ids — which acknowledges to the root,
 // drops copies the root no longer needs, and carries out the root's rollback: the job's tasks

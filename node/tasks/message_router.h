@@ -1,4 +1,4 @@
-// Gets every task message to its task, wherever it is now (DESIGN.md §6-7): delivered here if
+// Gets every task message to its task, wherever it is now (docs/architecture.md §6–7): delivered here if
 // the task lives here; a local sender's message goes straight to the newest known place; a
 // message from another node that finds the task gone is forwarded along the forwarding pointer
 // (or, at the task's home, to the home's known place) and the sender's node is told the new

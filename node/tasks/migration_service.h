@@ -1,4 +1,4 @@
-// Moves tasks between nodes (DESIGN.md §7). Source: freeze the task after its current handler,
+// Moves tasks between nodes (docs/architecture.md §7). Source: freeze the task after its current handler,
 // count its state's bytes, offer it to the destination, and ship it in chunks behind small
 // messages while it is being written (chunks written before the answer wait for it); on the
 // destination's "installed" turn the task into a forwarding pointer, forward what arrived

@@ -1,4 +1,4 @@
-// The tasks living on this node (docs/architecture.md, "Tasks and workers"). Their code runs in
+// The tasks living on this node (docs/architecture.md §11.3). Their code runs in
 // one worker process per job (node/workers/), started from the job's executable for this node's
 // architecture; the host keeps what the daemon needs to know of each task — where it is, its
 // move count, its load and grain, whether it is frozen — and talks to the workers. Messages are

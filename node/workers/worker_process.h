@@ -1,4 +1,4 @@
-// One running worker process, seen from its daemon (docs/architecture.md, "Workers"): the
+// One running worker process, seen from its daemon (docs/architecture.md §11.2): the
 // framed socket to it (every frame decoded with the bounds of a peer's), its stderr copied line
 // by line into the daemon's log (rate-limited, the last lines kept for error messages), and its
 // end: the socket or stderr closing, a stop that ran out of grace, or a kill, after which the

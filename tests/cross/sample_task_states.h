@@ -1,7 +1,7 @@
 // Hosted-task states of heat2d and particles as TaskHost saves them for a migration or a
-// checkpoint (node/tasks/hosted_task_state.h: task state, then channel state), taken after every task
+// checkpoint (sdk/hosted_task_state.h: task state, then channel state), taken after every task
 // started and received its partners' first messages, with one early message held. Built the same
-// way on every architecture, so their bytes must be identical everywhere (DESIGN.md §10).
+// way on every architecture, so their bytes must be identical everywhere (docs/architecture.md §10).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Heterogeneous balancing on real daemons (DESIGN.md §8): three emulated machines of speeds 1, 4
+// Heterogeneous balancing on real daemons (docs/architecture.md §8): three emulated machines of speeds 1, 4
 // and 12 run particles placed evenly, with diffusion balancing and dynamic capacities. The job's
 // result equals the serial reference; the slow machine sends away more work than it ever takes
 // back, the fast one takes work, and ends up with more tasks than the slow one.

@@ -1,4 +1,4 @@
-// An emulated machine measures what it emulates (DESIGN.md §8 phase 1, §9): heat2d on a driftd
+// An emulated machine measures what it emulates (docs/architecture.md §8.1, §8.6): heat2d on a driftd
 // with emulate.speed = 2 and unit_rate = 1000 makes it advertise ~2000 work units per second
 // (driftctl status --json), measured through ctx.compute, not read from the settings; a node
 // with one emulated competing process advertises half that and reports the load, counted once.

@@ -1,4 +1,4 @@
-// Granularity on real daemons (DESIGN.md §8): heat2d tiles split into spare tasks and merge back
+// Granularity on real daemons (docs/architecture.md §8): heat2d tiles split into spare tasks and merge back
 // while the job runs. With random splits, merges and migrations after every step the result is
 // still exactly the serial reference's; and three emulated machines of speeds 1, 4 and 12 that
 // start with one tile each (too coarse for any whole tile to move without making its receiver

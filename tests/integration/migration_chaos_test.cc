@@ -188,7 +188,7 @@ TEST_F(ChaosMigrationTest, ChannelsStayExactWhileTasksMoveContinuously) {
 }
 
 // The same with forwarding pointers dropped 1 ms after their last use (swept every second): late
-// messages mostly find no pointer and must be routed through the task's home (DESIGN.md §7:
+// messages mostly find no pointer and must be routed through the task's home (docs/architecture.md §7:
 // pointers are an optimisation, not a correctness requirement).
 TEST_F(ChaosMigrationTest, ChannelsStayExactWithoutForwardingPointers) {
   run_chaos({"--node.capacity=1", "--migration.pointer_ttl_ms=1"}, kShortTargetSeconds, 8.0);

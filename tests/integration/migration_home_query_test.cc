@@ -1,4 +1,4 @@
-// Messages for tasks a node never hosted, found through the task's home (DESIGN.md §7: "a sender
+// Messages for tasks a node never hosted, found through the task's home (docs/architecture.md §7: "a sender
 // that knows no location asks the home"). Node 4 has next to no capacity, so the job (rooted at
 // node 1, its home) places nothing there and node 4 never learns the placement. Moving task 4
 // onto node 4 makes it send to tasks node 4 never hosted nor heard of: node 4 must hold those

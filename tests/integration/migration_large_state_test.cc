@@ -1,4 +1,4 @@
-// Large task states move without stalling the daemons (DESIGN.md §3: state travels in ~1 MiB
+// Large task states move without stalling the daemons (docs/architecture.md §3: state travels in ~1 MiB
 // chunks interleaved with small messages, "so a 100 MB migration never delays a heartbeat past
 // the failure detector's patience"). A one-task ballast job with 100 MB, then 400 MB, of state;
 // the task moves back and forth between nodes 1 and 3 while node 2 only watches. Every move

@@ -1,4 +1,4 @@
-// The owner's load ramps up on node 2 (DESIGN.md §9, seed 002's synthetic load generator, here
+// The owner's load ramps up on node 2 (docs/architecture.md §9, seed 002's synthetic load generator, here
 // emulated: emulate.load): its advertised capacity falls with the load, so the balancer moves
 // work away before the policy acts; once the load has stayed >= 0.5 for 4 s the desktop policy
 // suspends the node, vacates it 1 s later, and the node empties. The job (particles, emulated

@@ -1,4 +1,4 @@
-// Reclaim during a migration (DESIGN.md §7, §9): task 0 of a ballast job with 48 MB of state per
+// Reclaim during a migration (docs/architecture.md §7, §9): task 0 of a ballast job with 48 MB of state per
 // task starts moving from node 1 to node 2, and both ends are reclaimed while it moves. Whatever
 // the move's outcome (it may finish on node 2, or be refused there), both nodes end up empty and
 // reclaimed, node 3 — the only available node left — hosts every task, and the job ends with the

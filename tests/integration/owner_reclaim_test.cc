@@ -1,4 +1,4 @@
-// Owner reclaim on real daemons (DESIGN.md §9), the owner of node 2 being a file the test touches
+// Owner reclaim on real daemons (docs/architecture.md §9), the owner of node 2 being a file the test touches
 // (owner_harness.h):
 //  - the owner arrives mid-run under the immediate policy: node 2 empties while the job runs, and
 //    the job's checksum equals the serial reference;

@@ -1,4 +1,4 @@
-// Rollback recovery with real daemons and real SIGKILLs (DESIGN.md §9): a job that loses a node
+// Rollback recovery with real daemons and real SIGKILLs (docs/architecture.md §9): a job that loses a node
 // hosting its tasks rolls back to its last committed checkpoint (or to its start when it has
 // none) on the survivors and ends with the serial reference's exact checksum; the client hears of
 // each recovery; at most one checkpoint interval of steps is done again. When the root itself

@@ -1,6 +1,6 @@
 // Feeds 100,000+ random and mutated frames to the decoder (deterministic seed). Nothing may crash,
 // every refusal must say why, whatever decodes must re-encode to bytes that decode the same, and no
-// single allocation during a decode may exceed 16 x body size + 64 KiB (DESIGN.md §4), measured by
+// single allocation during a decode may exceed 16 x body size + 64 KiB (docs/architecture.md §4), measured by
 // AllocationTracker (not under AddressSanitizer, where only the other checks run).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Hostile or broken input, one kind per test: each is refused with an error that says why
-// (DESIGN.md §4). Offsets come from the golden frames, so these tests follow the wire format.
+// (docs/architecture.md §4). Offsets come from the golden frames, so these tests follow the wire format.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

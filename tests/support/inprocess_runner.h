@@ -1,5 +1,5 @@
 // Runs a whole job of any Application in one thread, without daemons: the runtime's semantics
-// (DESIGN.md §6) with the network replaced by queues, for tests. Pending events (a task's start,
+// (docs/architecture.md §6) with the network replaced by queues, for tests. Pending events (a task's start,
 // the head message of each channel, a task's next reduction result) are delivered in a
 // pseudo-random order drawn from `seed`, respecting per-channel order, so tests see arbitrary
 // interleavings. Reductions combine contributions in task-index order with the app's

@@ -1,4 +1,4 @@
-// Seed 002's synthetic load generator as a workstation owner (DESIGN.md §9): from its start it
+// Seed 002's synthetic load generator as a workstation owner (docs/architecture.md §9): from its start it
 // ramps CPU (busy cores, fractions allowed) and memory (bytes allocated and touched) linearly over
 // `ramp_s` to their levels and holds them, and touches an activity file at start and then every
 // `touch_every_s`. This is the pure schedule; tests/bench/owner/drift_owner_main.cc runs it.

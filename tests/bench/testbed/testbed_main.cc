@@ -1,5 +1,5 @@
-// drift_testbed: seed 000's ten-machine heterogeneous testbed, emulated on this machine (DESIGN.md
-// §9): 10 daemons with relative speeds 1 … 39 run a particles job placed evenly, once per
+// drift_testbed: seed 000's ten-machine heterogeneous testbed, emulated on this machine (docs/architecture.md
+// §8.6): 10 daemons with relative speeds 1 … 39 run a particles job placed evenly, once per
 // balancing configuration (none, homogeneous, heterogeneous with static and with dynamic
 // capacities), with and without the slowest machine (Figures 3 and 4); then seed 002's dynamic
 // external load (4 machines, load ramping on 2 mid-run, sensing every round vs once); then the
