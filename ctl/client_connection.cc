@@ -1,5 +1,6 @@
 #include "ctl/client_connection.h"
 
+#include <cstdio>
 #include <variant>
 
 #include "protocol/codec.h"
@@ -43,10 +44,10 @@ Result<std::unique_ptr<ClientConnection>> ClientConnection::open(const ConnectOp
 }
 
 Status ClientConnection::handshake(const ConnectOptions& options) {
-  const auto deadline = Clock::now() + options.handshake_timeout;
+  handshake_began_ = Clock::now();
+  const auto deadline = handshake_began_ + options.handshake_timeout;
   if (Status s = write_message(*stream_, our_hello_, deadline); !s) {
-    return Status::error(address_ +
-                         " refused the handshake (wrong secret or cluster?): " + s.message());
+    return Status::error("handshake with " + address_ + " failed: " + s.message());
   }
   auto hello = receive_handshake(deadline);
   if (!hello) return hello.status();
@@ -57,14 +58,28 @@ Status ClientConnection::handshake(const ConnectOptions& options) {
   return write_message(*stream_, proof, deadline);
 }
 
-// A handshake frame; the daemon hanging up here means it refused us.
+// A handshake frame. The daemon hanging up at once means it refused us; hanging up after most of
+// a handshake's time means its own deadline for the handshake passed (a daemon too busy to
+// answer): that is a timeout, not a refusal, and is reported as one, with the time waited.
 Result<WireMessage> ClientConnection::receive_handshake(Clock::time_point deadline) {
   auto msg = read_message(*stream_, kHandshakeMaxBody, deadline);
   if (msg) return msg;
-  if (stream_->closed_by_peer()) {
+  const double waited = std::chrono::duration<double>(Clock::now() - handshake_began_).count();
+  char waited_text[32];
+  std::snprintf(waited_text, sizeof waited_text, "%.1f s", waited);
+  if (stream_->closed_by_peer() && waited < kRefusalWithin) {
     return Status::error(address_ + " refused the handshake (wrong secret or cluster?)");
   }
-  return Status::error("handshake with " + address_ + " failed: " + msg.error());
+  if (stream_->closed_by_peer()) {
+    return Status::error("handshake with " + address_ + " timed out: no answer in " +
+                         waited_text + ", then the daemon gave up too (is it overloaded?)");
+  }
+  if (Clock::now() >= deadline) {
+    return Status::error("handshake with " + address_ + " timed out: no answer in " +
+                         waited_text + " (is the daemon overloaded or stopped?)");
+  }
+  return Status::error("handshake with " + address_ + " failed after " + waited_text + ": " +
+                       msg.error());
 }
 
 Status ClientConnection::check_daemon(const ConnectOptions& options, const WireMessage& hello,

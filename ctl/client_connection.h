@@ -49,7 +49,12 @@ class ClientConnection {
                       const WireMessage& auth);
   Result<WireMessage> receive_handshake(Clock::time_point deadline);
 
+  // A daemon refuses a bad handshake as soon as it has read it; a close later than this (in
+  // seconds) is its own handshake deadline passing.
+  static constexpr double kRefusalWithin = 1.0;
+
   std::unique_ptr<TcpStream> stream_;
+  Clock::time_point handshake_began_;
   std::string address_;
   std::uint32_t max_body_;
   Hello our_hello_;

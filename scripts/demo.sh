@@ -15,7 +15,7 @@ tasks=${TASKS:-16}
 dir=$root/drift-local
 
 bash "$root/scripts/install-deps.sh"
-BUILD_DIR=$build_dir bash "$root/scripts/build.sh" driftd driftctl
+BUILD_DIR=$build_dir bash "$root/scripts/build.sh" driftd driftctl drift_apps_all
 
 driftctl=$build_dir/bin/driftctl
 trap '"$driftctl" local down --dir "$dir" || true' EXIT

@@ -1,6 +1,7 @@
 #include "sdk/frame_link.h"
 
 #include <array>
+#include <vector>
 #include <cstring>
 
 namespace drift {
@@ -26,44 +27,76 @@ void FrameLink::send(Frame frame, bool bulk) {
   write_next();
 }
 
+void FrameLink::send_all(std::vector<Frame> frames) {
+  if (closed_) return;
+  for (Frame& f : frames) {
+    queued_bytes_ += f.size();
+    write_queue_.push_back(std::move(f));
+  }
+  write_next();
+}
+
 namespace {
 
-// The buffers of `frame` from byte `offset` on.
-std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset) {
-  asio::const_buffer head = frame.head ? asio::buffer(*frame.head) : asio::const_buffer();
-  asio::const_buffer tail = asio::buffer(frame.tail.data(), frame.tail.size());
-  if (offset < head.size()) return {head + offset, tail};
-  return {tail + (offset - head.size()), asio::const_buffer()};
+// At most this many frames go in one gathered write (two buffers each).
+constexpr std::size_t kGather = 32;
+
+// The buffers of `frames`, the first `offset` bytes left out.
+std::vector<asio::const_buffer> buffers_of(const std::vector<Frame>& frames, std::size_t offset) {
+  std::vector<asio::const_buffer> out;
+  for (const Frame& f : frames) {
+    for (asio::const_buffer b : {f.head ? asio::buffer(*f.head) : asio::const_buffer(),
+                                 asio::buffer(f.tail.data(), f.tail.size())}) {
+      if (offset >= b.size()) {
+        offset -= b.size();
+        continue;
+      }
+      out.push_back(b + offset);
+      offset = 0;
+    }
+  }
+  return out;
+}
+
+std::size_t total_size(const std::vector<Frame>& frames) {
+  std::size_t n = 0;
+  for (const Frame& f : frames) n += f.size();
+  return n;
 }
 
 }  // namespace
 
-// Writes queued frames at once while the socket takes them; the first one it does not take
-// whole is finished by async_write, and the queue waits for it.
+// Writes what is queued at once, ordinary frames first and together, while the socket takes it;
+// what it does not take whole is finished by async_write, and the queue waits for it.
 void FrameLink::write_next() {
   while (!writing_ && !closed_) {
-    auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+    const bool ordinary = !write_queue_.empty();
+    auto& queue = ordinary ? write_queue_ : bulk_queue_;
     if (queue.empty()) return;
-    in_flight_ = std::move(queue.front());
-    queue.pop_front();
+    in_flight_.clear();
+    do {
+      in_flight_.push_back(std::move(queue.front()));
+      queue.pop_front();
+    } while (ordinary && !queue.empty() && in_flight_.size() < kGather);
+    const std::size_t size = total_size(in_flight_);
     std::error_code ec;
     const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
-      in_flight_ = Frame{};
+      in_flight_.clear();
       return close("write failed: " + ec.message());
     }
-    if (!ec && written == in_flight_.size()) {
-      queued_bytes_ -= in_flight_.size();
-      in_flight_ = Frame{};
+    if (!ec && written == size) {
+      queued_bytes_ -= size;
+      in_flight_.clear();
       continue;
     }
     writing_ = true;
     auto self = shared_from_this();
     asio::async_write(socket_, buffers_of(in_flight_, ec ? 0 : written),
-                      [self](std::error_code e, std::size_t) {
+                      [self, size](std::error_code e, std::size_t) {
                         self->writing_ = false;
-                        self->queued_bytes_ -= self->in_flight_.size();
-                        self->in_flight_ = Frame{};
+                        self->queued_bytes_ -= size;
+                        self->in_flight_.clear();
                         if (self->closed_) return;
                         if (e) return self->close("write failed: " + e.message());
                         self->write_next();

@@ -2,8 +2,9 @@
 // by both ends: a read loop that hands over every complete frame (header checked against the
 // version and the largest body allowed, so a bad peer cannot make it allocate more), and a write
 // queue with at most one async_write in flight. A frame is written at once when nothing is queued
-// before it; bulk frames (state pieces) go out only when no ordinary frame waits, so a large
-// state never holds back a task's messages by more than one piece. Runs on one io_context
+// before it, together with the frames queued behind it (one gathered write); bulk frames (state
+// pieces) go out only when no ordinary frame waits, so a large state never holds back a task's
+// messages by more than one piece. Runs on one io_context
 // thread; keeps itself alive with shared_from_this() while reads or writes are pending.
 #pragma once
 
@@ -36,6 +37,8 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
 
   void start(Handlers handlers);
   void send(Frame frame, bool bulk = false);
+  // Several frames, written together (one system call while the socket takes them).
+  void send_all(std::vector<Frame> frames);
   void close(const std::string& reason);
   bool closed() const { return closed_; }
   // Bytes queued and not yet written.
@@ -59,7 +62,7 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
   std::vector<std::uint8_t> large_body_;  // a body too large for read_buf_, being read
   std::deque<Frame> write_queue_;
   std::deque<Frame> bulk_queue_;
-  Frame in_flight_;
+  std::vector<Frame> in_flight_;  // the frames the current write is writing
   bool writing_ = false;
   std::size_t queued_bytes_ = 0;
 };

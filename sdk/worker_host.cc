@@ -85,7 +85,14 @@ Status WorkerHost::handle(WorkerMessage&& msg) {
       std::move(msg));
 }
 
-void WorkerHost::reply(const WorkerMessage& msg) { send_(make_frame(encode_worker(msg))); }
+void WorkerHost::reply(const WorkerMessage& msg) { emit(make_frame(encode_worker(msg))); }
+
+void WorkerHost::emit(Frame frame) {
+  if (outbox_) return outbox_->push_back(std::move(frame));
+  std::vector<Frame> one;
+  one.push_back(std::move(frame));
+  send_(std::move(one));
+}
 
 Status WorkerHost::create(const WorkerCreate& req) {
   JobSpec spec = job_.spec;
@@ -239,7 +246,7 @@ Status WorkerHost::write_capture(TaskSlot& slot, const WorkerCapture& req) {
     });
     const WorkerStateBytes head{StateBytesKind::kCapture, req.index, req.attempt, {}};
     const std::size_t front = encode_worker_prefix(head, 0).size();
-    auto emit = [this, head, front, alive = alive_](std::uint32_t, BufferPool::Ptr piece) {
+    auto hand_over = [this, head, front, alive = alive_](std::uint32_t, BufferPool::Ptr piece) {
       const auto prefix = encode_worker_prefix(head, piece->size - front);
       std::copy(prefix.begin(), prefix.end(), piece->data.get());
       asio::post(io_, [this, piece = std::move(piece), alive] {
@@ -247,11 +254,11 @@ Status WorkerHost::write_capture(TaskSlot& slot, const WorkerCapture& req) {
         Frame frame;
         frame.tail = piece->bytes();
         frame.tail_owner = piece;
-        send_(std::move(frame));
+        emit(std::move(frame));
       });
     };
     const std::uint32_t piece_bytes = std::max<std::uint32_t>(req.piece_bytes, 4096);
-    StateWriter writer(BufferPool::shared(), piece_bytes, front, total, emit);
+    StateWriter writer(BufferPool::shared(), piece_bytes, front, total, hand_over);
     {
       PortableOutputArchive ar(writer);
       save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
@@ -416,6 +423,11 @@ HandlerOutcome WorkerHost::execute(TaskSlot& slot, const Handler& handler) {
 // receiver's deliveries (frozen for a move, or the node paused): those go out with the rest.
 void WorkerHost::absorb(HandlerOutcome&& effects) {
   if (!effects.task.job) return;
+  // The messages out and the report go in one write; a nested absorb (a local delivery run
+  // inline) adds to the same outbox.
+  std::vector<Frame> outbox;
+  const bool outermost = outbox_ == nullptr;
+  if (outermost) outbox_ = &outbox;
   WorkerEffects& report = effects.report;
   for (TaskMessage& m : effects.sends) {
     auto local = find(m.to.index);
@@ -436,16 +448,20 @@ void WorkerHost::absorb(HandlerOutcome&& effects) {
     send_state(StateBytesKind::kCheckpoint, report.index, 0, effects.checkpoint->state);
   }
   reply(report);
+  if (outermost) {
+    outbox_ = nullptr;
+    send_(std::move(outbox));
+  }
 }
 
 void WorkerHost::send_task_message(TaskMessage&& msg) {
-  if (msg.payload.size() < kZeroCopyBytes) return send_(make_frame(encode_worker(msg)));
+  if (msg.payload.size() < kZeroCopyBytes) return emit(make_frame(encode_worker(msg)));
   auto payload = std::make_shared<const std::vector<std::uint8_t>>(std::move(msg.payload));
   msg.payload.clear();
   Frame frame = make_frame(encode_worker_prefix(msg, payload->size()));
   frame.tail = std::span<const std::uint8_t>(*payload);
   frame.tail_owner = std::move(payload);
-  send_(std::move(frame));
+  emit(std::move(frame));
 }
 
 // In pieces of piece_bytes_, each a frame whose tail points into `bytes` (no copy).
@@ -458,7 +474,7 @@ void WorkerHost::send_state(StateBytesKind kind, std::uint32_t index, std::uint6
     Frame frame = make_frame(encode_worker_prefix(head, n));
     frame.tail = std::span<const std::uint8_t>(bytes->data() + at, n);
     frame.tail_owner = bytes;
-    send_(std::move(frame));
+    emit(std::move(frame));
     at += n;
   } while (at < bytes->size());
 }

@@ -32,8 +32,8 @@ namespace drift {
 
 class WorkerHost {
  public:
-  // Queues a frame for the daemon, in order (I/O thread).
-  using Send = std::function<void(Frame frame)>;
+  // Queues frames for the daemon, in order, written together (I/O thread).
+  using Send = std::function<void(std::vector<Frame> frames)>;
 
   WorkerHost(asio::io_context& io, asio::thread_pool& pool, const Application& app,
              const WorkerSetup& setup, Send send);
@@ -80,6 +80,9 @@ class WorkerHost {
   Status write_capture(TaskSlot& slot, const WorkerCapture& req);
   std::shared_ptr<TaskSlot> find(std::uint32_t index) const;
   void reply(const WorkerMessage& msg);
+  // A frame for the daemon: into the outbox while a handler's effects are being handed on (they
+  // go in one write), else at once.
+  void emit(Frame frame);
 
   asio::io_context& io_;
   asio::thread_pool& pool_;
@@ -95,6 +98,7 @@ class WorkerHost {
   std::map<std::uint32_t, std::shared_ptr<TaskSlot>> slots_;
   std::map<std::uint32_t, Install> installs_;  // by task index, while their bytes arrive
   std::shared_ptr<bool> alive_;                 // posted completions check it
+  std::vector<Frame>* outbox_ = nullptr;
 };
 
 }  // namespace drift

@@ -58,8 +58,9 @@ class Worker {
       auto* setup = std::get_if<WorkerSetup>(&*msg);
       if (!setup) return fail("the daemon's first message is not a WorkerSetup");
       pool_ = std::make_unique<asio::thread_pool>(std::max<std::uint32_t>(1, setup->threads));
-      host_ = std::make_unique<WorkerHost>(io_, *pool_, app_, *setup,
-                                           [this](Frame frame) { link_->send(std::move(frame)); });
+      host_ = std::make_unique<WorkerHost>(
+          io_, *pool_, app_, *setup,
+          [this](std::vector<Frame> frames) { link_->send_all(std::move(frames)); });
       return;
     }
     if (Status st = host_->handle(std::move(*msg)); !st) fail(st.message());
