@@ -176,7 +176,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                   [this] { return load_index(); }),
       binary_cache_(config_.data_dir + "/apps", config_.worker.cache_bytes,
                     config_.worker.max_binary_bytes),
-      binaries_(*this, binary_cache_, config_.chunk_bytes),
+      binaries_(io_, *this, binary_cache_, config_.chunk_bytes),
       host_(io_, containment, task_host_params(config_, emulator_, containment),
             TaskHost::Hooks{
                 [this](HandlerEffects&& e) { on_effects(std::move(e)); },
@@ -560,7 +560,9 @@ void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>
   find_executable(job, [this, query, answer = std::move(answer)](Result<std::string> path) mutable {
     if (!path) return answer(path.status());
     drift::ask_app(io_, *path, config_.worker.launcher, containment_, query,
-                   config_.worker.query_timeout, std::move(answer));
+                   config_.worker.query_timeout, std::move(answer),
+                   "drift-" + std::to_string(config_.node_id) + "-query-" +
+                       std::to_string(++queries_asked_));
   });
 }
 

@@ -121,6 +121,7 @@ class Daemon final : public Messenger {
   std::map<std::uint64_t, ConnectionPtr> migrate_requests_;
   RecentSet ended_jobs_{4096};  // so late state for an ended job is refused
   std::uint64_t next_request_ = 0;
+  std::uint64_t queries_asked_ = 0;  // names their memory cgroups
   asio::steady_timer sweep_timer_;
   bool stopping_ = false;
 };

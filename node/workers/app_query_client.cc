@@ -21,6 +21,7 @@ class Query : public std::enable_shared_from_this<Query> {
         err_(io, launched.stderr_fd),
         timer_(io),
         pid_(launched.pid),
+        cgroup_(launched.cgroup),
         executable_(std::move(executable)),
         done_(std::move(done)) {}
 
@@ -89,6 +90,7 @@ class Query : public std::enable_shared_from_this<Query> {
   }
 
   void finish() {
+    if (!cgroup_.empty()) MemoryCgroups::remove(cgroup_);
     std::error_code ignored;
     out_.close(ignored);
     err_.close(ignored);
@@ -122,6 +124,7 @@ class Query : public std::enable_shared_from_this<Query> {
   asio::posix::stream_descriptor in_, out_, err_;
   asio::steady_timer timer_;
   pid_t pid_;
+  std::string cgroup_;
   std::string executable_;
   AppAnswerHandler done_;
   std::vector<std::uint8_t> query_, answer_, stderr_;
@@ -136,11 +139,13 @@ class Query : public std::enable_shared_from_this<Query> {
 
 void ask_app(asio::io_context& io, const std::string& executable,
              const std::vector<std::string>& launcher, const Containment& containment,
-             const AppQuery& query, std::chrono::milliseconds timeout, AppAnswerHandler done) {
+             const AppQuery& query, std::chrono::milliseconds timeout, AppAnswerHandler done,
+             const std::string& cgroup_name) {
   LaunchSpec spec;
   spec.executable = executable;
   spec.launcher = launcher;
   spec.args = {"--drift-query"};
+  spec.cgroup_name = cgroup_name;
   Result<Launched> launched = launch_query(spec, containment);
   if (!launched) return done(launched.status());
   auto q = std::make_shared<Query>(io, *launched, executable, std::move(done));

@@ -20,8 +20,10 @@ namespace drift {
 
 using AppAnswerHandler = std::function<void(Result<AppAnswer>)>;
 
+// `cgroup_name`: the memory cgroup it runs in, when the containment makes them.
 void ask_app(asio::io_context& io, const std::string& executable,
              const std::vector<std::string>& launcher, const Containment& containment,
-             const AppQuery& query, std::chrono::milliseconds timeout, AppAnswerHandler done);
+             const AppQuery& query, std::chrono::milliseconds timeout, AppAnswerHandler done,
+             const std::string& cgroup_name = "");
 
 }  // namespace drift

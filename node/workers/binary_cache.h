@@ -28,7 +28,8 @@ class BinaryCache {
   std::optional<std::string> find(const std::string& sha256);
 
   // One arriving executable. add() takes the pieces in any order but each exactly once; done()
-  // once every byte is in.
+  // once every byte is in. Pieces in order are hashed as they come, so finish() need not read
+  // the whole file again (no long pause on the caller's thread).
   class Incoming {
    public:
     Incoming() = default;
@@ -48,6 +49,8 @@ class BinaryCache {
     std::map<std::uint64_t, std::uint64_t> pieces_;  // offset -> length, to refuse overlaps
     int fd_ = -1;
     bool kept_ = false;
+    Sha256 hash_;             // of the bytes [0, hashed_)
+    std::uint64_t hashed_ = 0;
   };
   Result<std::unique_ptr<Incoming>> begin(const std::string& sha256, std::uint64_t total);
   // Checks the hash and keeps it: its path, or why not (the temporary file is gone either way).

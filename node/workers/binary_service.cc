@@ -2,15 +2,15 @@
 
 #include <spdlog/spdlog.h>
 
-#include <fstream>
-#include <iterator>
+#include <filesystem>
 
 #include "node/workers/machine_arch.h"
 
 namespace drift {
 
-BinaryService::BinaryService(Messenger& messenger, BinaryCache& cache, std::uint32_t piece_bytes)
-    : messenger_(messenger), cache_(cache), piece_bytes_(piece_bytes) {}
+BinaryService::BinaryService(asio::io_context& io, Messenger& messenger, BinaryCache& cache,
+                             std::uint32_t piece_bytes)
+    : io_(io), messenger_(messenger), cache_(cache), piece_bytes_(piece_bytes) {}
 
 void BinaryService::on_offer(const ConnectionPtr& client, const AppOffer& offer) {
   auto refuse = [&](const std::string& why) {
@@ -63,24 +63,36 @@ void BinaryService::on_client_closed(const ConnectionPtr& client) {
   }
 }
 
-// Sent whole from one buffer read once; each piece behind the connection's small messages.
+// Each piece behind the connection's small messages, read and sent in a handler of its own.
 void BinaryService::on_fetch(std::uint32_t from, const AppFetch& fetch) {
   auto path = cache_.find(fetch.sha256);
   if (!path) {
     return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "not here"});
   }
-  std::ifstream in(*path, std::ios::binary);
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  if (!in.eof() && in.fail()) {
+  auto file = std::make_shared<std::ifstream>(*path, std::ios::binary);
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(*path, ec);
+  if (!*file || ec || size == 0) {
     return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "cannot read it here"});
   }
-  for (std::size_t at = 0; at < bytes.size(); at += piece_bytes_) {
-    const std::size_t n = std::min<std::size_t>(piece_bytes_, bytes.size() - at);
-    messenger_.send_bulk_to_node(
-        from, AppPiece{fetch.sha256, bytes.size(), at,
-                       std::vector<std::uint8_t>(bytes.begin() + static_cast<std::ptrdiff_t>(at),
-                                                 bytes.begin() + static_cast<std::ptrdiff_t>(at + n))});
+  serve(from, fetch.sha256, std::move(file), size, 0);
+}
+
+void BinaryService::serve(std::uint32_t to, std::string sha256,
+                          std::shared_ptr<std::ifstream> file, std::uint64_t size,
+                          std::uint64_t offset) {
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_bytes_, size - offset));
+  AppPiece piece{sha256, size, offset, std::vector<std::uint8_t>(n)};
+  file->read(reinterpret_cast<char*>(piece.bytes.data()), static_cast<std::streamsize>(n));
+  if (static_cast<std::size_t>(file->gcount()) != n) {
+    return messenger_.send_to_node(to, AppStored{sha256, false, "cannot read it here"});
   }
+  messenger_.send_bulk_to_node(to, std::move(piece));
+  if (offset + n >= size) return;
+  asio::post(io_, [this, to, sha256 = std::move(sha256), file = std::move(file), size,
+                   next = offset + n]() mutable {
+    serve(to, std::move(sha256), std::move(file), size, next);
+  });
 }
 
 void BinaryService::need(const std::string& sha256, std::vector<std::uint32_t> sources,

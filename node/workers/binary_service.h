@@ -8,7 +8,10 @@
 // given up for the next. Network thread only.
 #pragma once
 
+#include <asio.hpp>
+
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,7 +31,8 @@ class BinaryService {
   using Clock = std::chrono::steady_clock;
   using Ready = std::function<void(Result<std::string> path)>;
 
-  BinaryService(Messenger& messenger, BinaryCache& cache, std::uint32_t piece_bytes);
+  BinaryService(asio::io_context& io, Messenger& messenger, BinaryCache& cache,
+                std::uint32_t piece_bytes);
 
   // From driftctl.
   void on_offer(const ConnectionPtr& client, const AppOffer& offer);
@@ -60,10 +64,15 @@ class BinaryService {
   };
 
   void ask_next(const std::string& sha256, Fetch& fetch);
+  // Sends the piece at `offset` of the file to `to`, then the next one in a handler of its own,
+  // so that heartbeats are answered between the pieces of a large executable.
+  void serve(std::uint32_t to, std::string sha256, std::shared_ptr<std::ifstream> file,
+             std::uint64_t size, std::uint64_t offset);
   void end_fetch(const std::string& sha256, Result<std::string> path);
 
   static constexpr std::chrono::seconds kSourcePatience{10};
 
+  asio::io_context& io_;
   Messenger& messenger_;
   BinaryCache& cache_;
   std::uint32_t piece_bytes_;

@@ -307,7 +307,12 @@ TEST_F(WorkerTest, DaemonMemoryAndThreadsDoNotGrowWithTheJobsItRan) {
   EXPECT_EQ(status_field(daemon, "Threads:"), threads);
   const long grown_kb = status_field(daemon, "VmRSS:") - rss_kb;
   std::cerr << "driftd RSS " << rss_kb << " kB before 20 jobs, grew by " << grown_kb << " kB\n";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // The sanitizers keep freed memory (quarantine, shadow): the RSS says nothing of ours there.
+  std::cerr << "RSS growth not checked in a sanitizer build\n";
+#else
   EXPECT_LT(grown_kb, 2048) << "RSS " << rss_kb << " kB before the 20 jobs";
+#endif
 }
 
 }  // namespace

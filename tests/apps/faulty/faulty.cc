@@ -3,7 +3,7 @@
 // `--work` microseconds of busy work per step and contributes {1}; after the last step it
 // finishes with a digest of (task, steps), so the job's checksum equals the serial reference's
 // when nothing goes wrong. At step `--at` task `--task` (default 0) does what `--do` says:
-// crash (a segmentation fault), hang (sleeps for ever in its handler), grow (allocates and
+// crash (SIGSEGV), hang (sleeps for ever in its handler), grow (allocates and
 // touches `--grow-mb` MiB, and keeps it), or nothing. With `--once FILE` it does so only if FILE
 // does not exist yet, and makes it first (a machine-wide "only the first time"). It writes a
 // line to stderr first, which the daemon copies into its log and into the job's error.
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -125,8 +126,7 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
                  p_.action.c_str(), static_cast<unsigned long long>(step_));
     std::fflush(stderr);
     if (p_.action == "crash") {
-      volatile int* nowhere = nullptr;
-      *nowhere = 1;
+      std::raise(SIGSEGV);  // a real crash in any build (a sanitizer would report a null store)
     } else if (p_.action == "hang") {
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     } else if (p_.action == "grow") {
