@@ -1,6 +1,7 @@
 #include "node/daemon.h"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -539,9 +540,16 @@ void Daemon::find_executable(const JobInfo& job, TaskHost::ExecutableReady ready
   binaries_.need(mine->second, std::move(sources), std::move(ready));
 }
 
-// The executables the jobs here run, spared when the cache is trimmed.
+// The executables the jobs here run, and all those of the jobs rooted here or whose deputy this
+// is (the nodes fetch them from here; this node combines the results), spared when the cache is
+// trimmed.
 std::set<std::string> Daemon::executables_in_use() const {
   std::set<std::string> in_use;
+  for (const JobSpec& spec : coordinator_.specs()) {
+    if (auto binaries = job_binaries(spec)) {
+      for (const auto& [arch, sha] : *binaries) in_use.insert(sha);
+    }
+  }
   for (std::uint64_t job : host_.jobs()) {
     auto info = host_.job_info(job);
     if (!info) continue;
@@ -554,6 +562,18 @@ std::set<std::string> Daemon::executables_in_use() const {
 
 // The root's questions to the job's application, asked of this node's executable of it.
 void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>)> answer) {
+  // Each question is a process: a bound on how many clients can make this node start at once.
+  constexpr int kQueriesAtOnce = 8;
+  if (queries_running_ >= kQueriesAtOnce) {
+    return answer(Status::error("node " + std::to_string(config_.node_id) + " is answering " +
+                                std::to_string(queries_running_) +
+                                " questions to applications already; try again in a moment"));
+  }
+  ++queries_running_;
+  answer = [this, answer = std::move(answer)](Result<AppAnswer> a) {
+    --queries_running_;
+    answer(std::move(a));
+  };
   JobInfo job;
   job.spec = query.spec;
   job.root = config_.node_id;
@@ -561,8 +581,8 @@ void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>
     if (!path) return answer(path.status());
     drift::ask_app(io_, *path, config_.worker.launcher, containment_, query,
                    config_.worker.query_timeout, std::move(answer),
-                   "drift-" + std::to_string(config_.node_id) + "-query-" +
-                       std::to_string(++queries_asked_));
+                   "drift-" + std::to_string(config_.node_id) + "-" + std::to_string(::getpid()) +
+                       "-q" + std::to_string(++queries_asked_));
   });
 }
 

@@ -122,6 +122,7 @@ class Daemon final : public Messenger {
   RecentSet ended_jobs_{4096};  // so late state for an ended job is refused
   std::uint64_t next_request_ = 0;
   std::uint64_t queries_asked_ = 0;  // names their memory cgroups
+  int queries_running_ = 0;
   asio::steady_timer sweep_timer_;
   bool stopping_ = false;
 };

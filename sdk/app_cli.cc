@@ -161,7 +161,8 @@ int app_main(int argc, char** argv, std::unique_ptr<Application> app) {
     std::fprintf(stderr, "drift::app_main: no application\n");
     return kExitFailed;
   }
-  const char* argv0 = argc > 0 ? argv[0] : app->name().c_str();
+  const std::string program = argc > 0 ? argv[0] : app->name();
+  const char* argv0 = program.c_str();
   if (argc == 3 && std::string(argv[1]) == "--drift-worker") {
     std::uint64_t fd = 0;
     if (!to_number(argv[2], 1 << 20, fd)) {

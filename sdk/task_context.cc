@@ -34,6 +34,10 @@ void TaskContext::send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> p
 }
 
 void TaskContext::contribute(std::uint64_t step, std::vector<double> values) {
+  if (step >= slot_.job.spec.steps) {
+    throw std::invalid_argument("contribution to step " + std::to_string(step) + " of a job of " +
+                                std::to_string(slot_.job.spec.steps) + " steps");
+  }
   effects_.report.contributions.push_back(WorkerContribution{step, std::move(values)});
 }
 
@@ -44,12 +48,18 @@ void TaskContext::compute(double work_units, const std::function<void()>& fn) {
 }
 
 void TaskContext::finish(std::vector<std::uint8_t> result) {
+  if (max_payload_ > 0 && result.size() > max_payload_) {
+    throw std::length_error("a result of " + std::to_string(result.size()) +
+                            " bytes: at most " + std::to_string(max_payload_) +
+                            " fit a frame between nodes");
+  }
   effects_.report.finished = true;
   effects_.report.result = std::move(result);
 }
 
 void TaskContext::fail(std::string reason) {
   if (effects_.report.failed) return;
+  if (reason.size() > 4000) reason.resize(4000);
   effects_.report.failed = true;
   effects_.report.error = std::move(reason);
 }

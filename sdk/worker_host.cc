@@ -96,8 +96,14 @@ void WorkerHost::emit(Frame frame) {
 
 Status WorkerHost::create(const WorkerCreate& req) {
   JobSpec spec = job_.spec;
-  if (Status st = job_.app->validate(spec); !st) {
-    reply(WorkerCreated{false, job_.app->name() + ": " + st.message(), {}});
+  Status valid = Status::ok();
+  try {
+    valid = job_.app->validate(spec);
+  } catch (const std::exception& e) {
+    valid = Status::error(std::string("validate threw: ") + e.what());
+  }
+  if (!valid) {
+    reply(WorkerCreated{false, job_.app->name() + ": " + valid.message(), {}});
     return Status::ok();
   }
   std::vector<std::pair<std::uint32_t, std::shared_ptr<TaskSlot>>> made;
@@ -123,10 +129,13 @@ Status WorkerHost::create(const WorkerCreate& req) {
                                                         std::move(task), pool_));
   }
   WorkerCreated created{true, "", {}};
-  for (auto& [index, slot] : made) {
-    created.loads.push_back(slot->task->load());
-    slots_.emplace(index, std::move(slot));
+  try {
+    for (auto& [index, slot] : made) created.loads.push_back(slot->task->load());
+  } catch (const std::exception& e) {
+    reply(WorkerCreated{false, std::string("load() threw: ") + e.what(), {}});
+    return Status::ok();
   }
+  for (auto& [index, slot] : made) slots_.emplace(index, std::move(slot));
   reply(created);
   return Status::ok();
 }
@@ -190,6 +199,13 @@ void WorkerHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessag
 }
 
 Status WorkerHost::control(const WorkerTaskControl& req) {
+  if (auto it = installs_.find(req.index);
+      it != installs_.end() && req.action == TaskControlAction::kRelease) {
+    // A move given up while its state was arriving: what came goes, and a load under way is
+    // dropped when it ends (on_loaded finds no install).
+    installs_.erase(it);
+    return Status::ok();
+  }
   auto slot = find(req.index);
   if (!slot) {
     // A task that finished, or failed to load, may be asked about once more; nothing to do.
@@ -341,14 +357,17 @@ void WorkerHost::load(Install& install) {
 void WorkerHost::on_loaded(std::uint32_t index, bool start,
                            Result<std::shared_ptr<TaskSlot>> loaded) {
   auto it = installs_.find(index);
-  std::vector<TaskMessage> waiting;
-  if (it != installs_.end()) {
-    waiting = std::move(it->second.waiting);
-    installs_.erase(it);
-  }
+  if (it == installs_.end()) return;  // given up meanwhile (kRelease): nothing of it stays
+  std::vector<TaskMessage> waiting = std::move(it->second.waiting);
+  installs_.erase(it);
   if (!loaded) return reply(WorkerInstalled{index, false, loaded.error(), 0});
   std::shared_ptr<TaskSlot> slot = std::move(loaded).value();
-  const double load = slot->task->load();
+  double load = 0;
+  try {
+    load = slot->task->load();
+  } catch (const std::exception& e) {
+    return reply(WorkerInstalled{index, false, std::string("load() threw: ") + e.what(), 0});
+  }
   slots_[index] = slot;
   reply(WorkerInstalled{index, true, "", load});
   if (start || started_) {
@@ -371,10 +390,11 @@ void WorkerHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
   slot->queued.fetch_add(1, std::memory_order_relaxed);
   asio::post(slot->strand, [this, slot, handler = std::move(handler), alive = alive_] {
     HandlerOutcome effects = execute(*slot, handler);
-    slot->queued.fetch_sub(1, std::memory_order_release);
-    if (!effects.task.job) return;  // nothing ran
-    asio::post(io_, [this, alive, effects = std::move(effects)]() mutable {
-      if (*alive) absorb(std::move(effects));
+    // Counted as queued until its effects are handed on: a later handler must not run inline
+    // and overtake them.
+    asio::post(io_, [this, slot, alive, effects = std::move(effects)]() mutable {
+      slot->queued.fetch_sub(1, std::memory_order_release);
+      if (*alive && effects.task.job) absorb(std::move(effects));
     });
   });
 }
@@ -405,11 +425,17 @@ HandlerOutcome WorkerHost::execute(TaskSlot& slot, const Handler& handler) {
     report.error = "unknown exception";
   }
   if (report.finished || report.failed) slot.finished = true;
-  report.load = slot.task->load();
-  report.splittable = slot.task->can_split();
-  if (auto partner = slot.task->merge_partner()) {
-    report.has_merge_partner = true;
-    report.merge_partner = *partner;
+  try {
+    report.load = slot.task->load();
+    report.splittable = slot.task->can_split();
+    if (auto partner = slot.task->merge_partner()) {
+      report.has_merge_partner = true;
+      report.merge_partner = *partner;
+    }
+  } catch (const std::exception& e) {
+    report.failed = true;
+    report.error = std::string("load() or the task's grain threw: ") + e.what();
+    slot.finished = true;
   }
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - began).count();

@@ -95,6 +95,7 @@ class Worker {
 int run_worker(const Application& app, int fd) {
   Worker worker(app, fd);
   const int code = worker.run();
+  std::fflush(stdout);
   std::fflush(stderr);
   // A handler may still run on the pool (the job ended under it): do not wait for it.
   ::_exit(code);

@@ -48,6 +48,7 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
   query.kind = AppQueryKind::kValidate;
   query.spec = request.spec;
   oracle_(query, [this, spec = std::move(request.spec), client](Result<AppAnswer> answer) {
+    if (client && client->closed()) return;  // it left while the application was asked
     if (!answer) return reply(client, JobFailed{0, answer.error()});
     if (!answer->ok) return reply(client, JobFailed{0, spec.app + ": " + answer->error});
     if (answer->reduce_ops.empty() || answer->reduce_ops.size() > 1024) {
@@ -65,6 +66,10 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
 
 void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client) {
   if (spec.tasks == 0) return reply(client, JobFailed{0, "the job has no tasks (--tasks N)"});
+  if (spec.tasks > kMaxTasks) {
+    return reply(client, JobFailed{0, "tasks = " + std::to_string(spec.tasks) + ": a job has at most " +
+                                          std::to_string(kMaxTasks) + " tasks"});
+  }
   if (app.spare_tasks >= spec.tasks) {
     return reply(client, JobFailed{0, spec.app + " says " + std::to_string(app.spare_tasks) +
                                           " of the " + std::to_string(spec.tasks) +
@@ -163,6 +168,13 @@ void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
 void JobCoordinator::on_contribution(const ReductionContribution& msg) {
   Job* job = find(msg.job);
   if (!job || msg.task >= job->spec.tasks || msg.generation != job->generation) return;
+  if (msg.step < job->next_step) return;  // a step completed already (a late duplicate)
+  if (msg.step >= job->spec.steps || msg.step >= job->next_step + kStepWindow) {
+    return fail(job->id, "task " + std::to_string(msg.task) + " contributed to step " +
+                             std::to_string(msg.step) + " while step " +
+                             std::to_string(job->next_step) + " of " +
+                             std::to_string(job->spec.steps) + " is under way");
+  }
   StepReduction& step = job->steps[msg.step];
   if (step.by_task.empty()) step.by_task.resize(job->spec.tasks);
   if (step.by_task[msg.task]) return;  // one contribution per task and step
@@ -184,6 +196,7 @@ void JobCoordinator::complete_step(Job& job, std::uint64_t step) {
     for (std::size_t k = 0; k < ops.size(); ++k) values[k] = combine(ops[k], values[k], (*r.by_task[t])[k]);
   }
   job.steps.erase(step);
+  job.next_step = std::max(job.next_step, step + 1);
   auto now = std::chrono::steady_clock::now();
   job.step_s.push_back(std::chrono::duration<double>(now - job.step_began).count());
   job.step_began = now;
@@ -346,6 +359,13 @@ void JobCoordinator::end_everywhere(const Job& job, bool failed, const std::stri
   for (std::uint32_t node : everyone(job)) {
     messenger_.send_to_node(node, JobEnd{job.id, failed, reason});
   }
+}
+
+std::vector<JobSpec> JobCoordinator::specs() const {
+  std::vector<JobSpec> out;
+  for (const auto& [id, job] : jobs_) out.push_back(job.spec);
+  for (const auto& [id, record] : records_) out.push_back(record.spec);
+  return out;
 }
 
 JobCoordinator::Job* JobCoordinator::find(std::uint64_t id) {

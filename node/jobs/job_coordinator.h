@@ -87,6 +87,14 @@ class JobCoordinator {
   void sweep(std::chrono::steady_clock::time_point now);
 
   std::size_t active_jobs() const { return jobs_.size(); }
+  // The specs of the jobs rooted here and of those this node is the deputy of (their
+  // executables are kept: the nodes fetch them from here, and this node combines results).
+  std::vector<JobSpec> specs() const;
+  // A job may have at most this many tasks (placement and bookkeeping are per task).
+  static constexpr std::uint32_t kMaxTasks = 1u << 20;
+  // Contributions this many steps ahead of the step being completed are refused (bounded memory
+  // at the root; a task waits for each reduction before its next step's).
+  static constexpr std::uint64_t kStepWindow = 1024;
 
  private:
   // A rollback under way: nodes asked to roll back that have not said they are ready.
@@ -143,6 +151,7 @@ class JobCoordinator {
     std::uint32_t deputy = 0;  // holds the job's record; 0: none yet
     std::optional<UnsentRecovery> unsent;  // a recovery no client heard of (it attaches later)
     std::uint32_t workers_lost = 0;      // the second ends the job
+    std::uint64_t next_step = 0;         // the step to complete next in this generation
     bool combining = false;              // every task finished: the application combines
   };
 

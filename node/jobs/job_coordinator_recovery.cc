@@ -150,6 +150,8 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
   job.recovering = r;
   send_record(job);  // before any node hears of the new generation
   job.steps.clear();
+  job.next_step = r.from_start ? 0 : r.step + 1;
+  job.combining = false;  // an answer to the combine under way is of the old generation
   std::fill(job.results.begin(), job.results.end(), std::nullopt);
   job.finished = 0;
   job.epochs.clear();
@@ -308,14 +310,20 @@ void JobCoordinator::sweep(Clock::time_point now) {
   for (const auto& c : candidates_()) {
     if (!c.available) held.insert(c.node_id);
   }
-  std::vector<std::pair<std::uint64_t, double>> stalled;
+  std::vector<std::pair<std::uint64_t, double>> stalled, unmade;
   std::vector<std::uint64_t> awaiting;
   for (auto& [id, job] : jobs_) {
     if (job.recovering && job.recovering->copies_deadline) {
       awaiting.push_back(id);
       continue;
     }
-    if (limit.count() <= 0 || (!job.started && !job.recovering)) continue;  // never; being created
+    if (limit.count() <= 0) continue;  // never
+    if (!job.started && !job.recovering) {
+      // Being created: the nodes make their tasks (starting workers, fetching executables).
+      const double waited = std::chrono::duration<double>(now - job.begin).count();
+      if (waited > std::chrono::duration<double>(limit).count()) unmade.emplace_back(id, waited);
+      continue;
+    }
     if (std::any_of(job.nodes.begin(), job.nodes.end(),
                     [&](std::uint32_t n) { return held.count(n) > 0; })) {
       job.progress = now;  // a deliberate pause is not a stall
@@ -333,6 +341,18 @@ void JobCoordinator::sweep(Clock::time_point now) {
     if (Job* job = find(id); job && job->recovering && job->recovering->copies_deadline) {
       sweep_awaiting(*job, now);
     }
+  }
+  for (const auto& [id, waited] : unmade) {
+    Job* job = find(id);
+    if (!job) continue;
+    std::string missing;
+    for (std::uint32_t n : job->nodes) {
+      if (!job->created.count(n)) missing += (missing.empty() ? "" : ", ") + std::to_string(n);
+    }
+    char text[96];
+    std::snprintf(text, sizeof text, "%.1f s", waited);
+    fail(id, "node(s) " + missing + " did not make their tasks within " + text +
+                 " (checkpoint.stall_ms): their workers did not start or answer");
   }
   for (const auto& [id, idle] : stalled) {
     Job* job = find(id);

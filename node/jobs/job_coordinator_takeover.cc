@@ -108,6 +108,7 @@ void JobCoordinator::take_over(const JobRecord& record, const std::string& why) 
   job.steps_recomputed = record.steps_recomputed;
   job.migrations = record.migrations;
   job.step_s = record.step_s;
+  job.next_step = record.committed ? record.step + 1 : 0;
   job.grain.emplace(record.spec.tasks, job.spare);
   if (record.committed) job.grain->adopt(record.grain);
   job.started = true;

@@ -3,6 +3,7 @@
 #include "node/tasks/task_host.h"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -57,14 +58,20 @@ TaskHost::HostedJob& TaskHost::job_entry(std::shared_ptr<const JobInfo> info) {
   return hosted;
 }
 
-// Finds the job's executable for this node, then starts its worker; frames meanwhile wait.
+// Finds the job's executable for this node, then starts its worker; frames meanwhile wait. From
+// a handler of its own: a worker that cannot start ends the job here, never within a send().
 void TaskHost::launch(std::uint64_t job) {
   HostedJob* hosted = find_job(job);
   if (!hosted || hosted->worker || hosted->launching) return;
   hosted->launching = true;
   const std::uint32_t generation = hosted->info->generation;
-  hooks_.executable(*hosted->info, [this, job, generation, alive = alive_](Result<std::string> path) {
-    if (*alive) on_executable(job, generation, std::move(path));
+  asio::post(io_, [this, job, generation, alive = alive_] {
+    if (!*alive) return;
+    HostedJob* h = find_job(job);
+    if (!h || h->info->generation != generation || !h->launching) return;
+    hooks_.executable(*h->info, [this, job, generation, alive](Result<std::string> path) {
+      if (*alive) on_executable(job, generation, std::move(path));
+    });
   });
 }
 
@@ -75,23 +82,20 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
   hosted->launching = false;
   const std::string label = job_label(job);
   if (!path) {
-    hosted->launch_error = path.error();
     spdlog::warn("{}: no worker: {}", label, path.error());
-    fail_pending(*hosted, path.error());
-    return;
+    return lose(job, "no worker could start: " + path.error());
   }
   LaunchSpec spec;
   spec.executable = *path;
   spec.launcher = params_.launcher;
-  spec.cgroup_name = "drift-" + std::to_string(params_.node) + "-" + std::to_string(job) + "-" +
-                     std::to_string(generation);
+  // Unique on this machine: another daemon here, or this one's previous run, has its own.
+  spec.cgroup_name = "drift-" + std::to_string(params_.node) + "-" + std::to_string(::getpid()) +
+                     "-w" + std::to_string(++launches_);
   auto worker = WorkerProcess::start(io_, spec, containment_, params_.max_frame + 4096, label,
                                      WorkerProcess::Events{}, params_.ready_within);
   if (!worker) {
-    hosted->launch_error = worker.error();
     spdlog::warn("{}: its worker did not start: {}", label, worker.error());
-    fail_pending(*hosted, "its worker did not start: " + worker.error());
-    return;
+    return lose(job, "its worker did not start: " + worker.error());
   }
   hosted->worker = *worker;
   const WorkerProcess* id = hosted->worker.get();
@@ -122,13 +126,24 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
     setup.emulate_elapsed_s = e->seconds_since_start(Emulator::Clock::now());
   }
   hosted->worker->send(setup);
-  for (auto& [frame, bulk] : hosted->unsent) hosted->worker->send(std::move(frame), bulk);
+  if (paused_) hosted->worker->send(WorkerPause{true});
+  std::vector<std::pair<Frame, bool>> unsent = std::move(hosted->unsent);
   hosted->unsent.clear();
+  std::shared_ptr<WorkerProcess> w = hosted->worker;  // it may end under the sends below
+  for (auto& [frame, bulk] : unsent) w->send(std::move(frame), bulk);
 }
 
+// To the job's worker, started if need be. Nothing here ends the worker synchronously (its end
+// is reported from a handler of its own), so `hosted` stays valid across this call.
 void TaskHost::send(HostedJob& hosted, Frame frame, bool bulk) {
-  if (hosted.worker) return hosted.worker->send(std::move(frame), bulk);
-  if (!hosted.launch_error.empty()) return;  // nothing will run: what waits was told
+  if (hosted.worker) {
+    if (hosted.worker->queued_bytes() > params_.max_unread) {
+      return hosted.worker->refuse("it stopped reading: " +
+                                   std::to_string(hosted.worker->queued_bytes()) +
+                                   " bytes wait for it");
+    }
+    return hosted.worker->send(std::move(frame), bulk);
+  }
   hosted.unsent.emplace_back(std::move(frame), bulk);
   launch(hosted.info->id);
 }
@@ -183,8 +198,9 @@ void TaskHost::create(const CreateTasks& req, Done done) {
 
 void TaskHost::start(std::uint64_t job) {
   HostedJob* hosted = find_job(job);
-  if (!hosted || hosted->started) return;
-  hosted->started = true;
+  if (!hosted || hosted->start_sent) return;
+  hosted->start_sent = true;
+  for (auto& [index, t] : hosted->tasks) t.running = true;
   send(*hosted, WorkerStart{});
 }
 
@@ -238,7 +254,7 @@ Status TaskHost::freeze(TaskId task) {
   HostedJob* hosted = find_job(task.job);
   HostedTask* t = find(task);
   if (!t) return Status::error("task does not live here");
-  if (!hosted->started) return Status::error("the job is not running here yet");
+  if (!t->running) return Status::error("the job is not running here yet");
   if (t->frozen) return Status::error("task is already migrating");
   if (t->finished) return Status::error("task has finished");
   t->frozen = true;
@@ -263,6 +279,7 @@ std::vector<HeldMessage> TaskHost::release(TaskId task) {
   std::vector<HeldMessage> held = std::move(t->held);
   hosted->tasks.erase(task.index);
   hosted->captures.erase(task.index);
+  hosted->checkpoint_bytes.erase(task.index);
   send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kRelease});
   return held;
 }
@@ -272,6 +289,7 @@ void TaskHost::resume(TaskId task) {
   HostedTask* t = find(task);
   if (!t || !t->frozen) return;
   t->frozen = false;
+  hosted->captures.erase(task.index);  // an abandoned capture's pieces are not wanted
   send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kResume});
   if (paused_) return;  // unpause() delivers what it holds
   std::vector<HeldMessage> held = std::move(t->held);
@@ -282,19 +300,23 @@ void TaskHost::resume(TaskId task) {
 void TaskHost::pause() {
   if (paused_) return;
   paused_ = true;
-  for (auto& [id, hosted] : jobs_) send(hosted, WorkerPause{true});
+  for (std::uint64_t job : jobs()) {
+    if (HostedJob* hosted = find_job(job)) send(*hosted, WorkerPause{true});
+  }
 }
 
 void TaskHost::unpause() {
   if (!paused_) return;
   paused_ = false;
-  for (auto& [id, hosted] : jobs_) {
-    send(hosted, WorkerPause{false});
-    for (auto& [index, t] : hosted.tasks) {
+  for (std::uint64_t job : jobs()) {
+    HostedJob* hosted = find_job(job);
+    if (!hosted) continue;
+    send(*hosted, WorkerPause{false});
+    for (auto& [index, t] : hosted->tasks) {
       if (t.frozen) continue;
       std::vector<HeldMessage> held = std::move(t.held);
       t.held.clear();
-      for (auto& h : held) send_message(hosted, std::move(h.msg));
+      for (auto& h : held) send_message(*hosted, std::move(h.msg));
     }
   }
 }
@@ -359,9 +381,10 @@ void TaskHost::install_streaming(std::shared_ptr<const JobInfo> job, TaskId task
         auto it = h->installing.find(index);
         if (it == h->installing.end()) return;
         InstallDone d = std::move(it->second.done);
-        if (it->second.pump.joinable()) it->second.pump.detach();
+        if (it->second.pump.joinable()) it->second.pump.join();  // it posted this and ended
         h->installing.erase(it);
-        if (h->worker) h->worker->refuse("a task's state stopped arriving (" + why + ")");
+        // The worker drops what it has of the task; its other tasks go on.
+        send(*h, WorkerTaskControl{index, TaskControlAction::kRelease});
         if (d) d(Status::error(why));
       });
     }
@@ -395,7 +418,7 @@ Status TaskHost::rollback(std::shared_ptr<const JobInfo> info,
     hosted.creating.emplace_back(fresh, nullptr);
     send(hosted, WorkerCreate{fresh});
   }
-  return hosted.launch_error.empty() ? Status::ok() : Status::error(hosted.launch_error);
+  return Status::ok();
 }
 
 std::uint32_t TaskHost::generation(std::uint64_t job) const {

@@ -70,6 +70,9 @@ class TaskHost {
     std::chrono::milliseconds ready_within{30000};  // a worker's first frame, or it is ended
     const Emulator* emulator = nullptr;  // its settings go to the workers
     std::uint32_t node = 0;
+    // A worker this far behind in reading what the daemon sends it is ended (it stopped
+    // reading: hung in a handler, or hostile), rather than let it fill the daemon's memory.
+    std::uint64_t max_unread = 1ull << 30;
   };
 
   TaskHost(asio::io_context& io, const Containment& containment, Params params, Hooks hooks);
@@ -139,7 +142,7 @@ class TaskHost {
   TaskGrain grain(TaskId task) const;
   std::uint64_t epoch(TaskId task) const;
   std::vector<TaskId> tasks() const;
-  // Worker processes running now (one per job with tasks here), and their pids.
+  // Worker processes running now (one per job that has had tasks here), and their pids.
   std::size_t worker_count() const;
   std::vector<int> worker_pids() const;
   // Busy seconds and work units measured in ctx.compute since start.
@@ -149,6 +152,7 @@ class TaskHost {
  private:
   struct HostedTask {
     std::uint64_t epoch = 0;  // how many times the task has moved
+    bool running = false;     // started: the job started here, or it moved in running
     bool frozen = false;
     bool finished = false;
     std::vector<HeldMessage> held;
@@ -159,6 +163,9 @@ class TaskHost {
     std::uint64_t attempt = 0;
     CaptureSink sink;
     std::uint32_t pieces = 0;
+    bool sized = false;
+    std::uint64_t total = 0;     // as the worker announced it
+    std::uint64_t received = 0;  // state bytes of its pieces so far
   };
   struct Installing {
     std::uint64_t epoch = 0;
@@ -169,15 +176,15 @@ class TaskHost {
   struct HostedJob {
     std::shared_ptr<const JobInfo> info;
     std::map<std::uint32_t, HostedTask> tasks;
-    bool started = false;
+    bool start_sent = false;  // WorkerStart: its tasks run
     std::shared_ptr<WorkerProcess> worker;
     bool launching = false;             // its executable is being found
     std::vector<std::pair<Frame, bool>> unsent;  // frames for the worker before it runs
-    std::string launch_error;           // its executable could not be run
     std::vector<std::pair<std::vector<std::uint32_t>, Done>> creating;
     std::map<std::uint32_t, Installing> installing;
     std::map<std::uint32_t, Capture> captures;
     std::map<std::uint32_t, std::vector<std::uint8_t>> checkpoint_bytes;
+    std::uint64_t checkpoint_total = 0;  // of all of them, bounded by Params::max_state
     std::uint64_t attempts = 0;
   };
 
@@ -203,6 +210,9 @@ class TaskHost {
   Status on_capture_done(HostedJob& hosted, const WorkerCaptureDone& done);
   void on_worker_gone(std::uint64_t job, const WorkerProcess* worker,
                       const WorkerProcess::Ending& ending);
+  // The job's tasks here are gone with its worker (it died, or never started): `lost` says so
+  // to the daemon, and the job is forgotten here (a rollback or a move starts it afresh).
+  void lose(std::uint64_t job, const std::string& why);
   // Everything still waiting on the job's worker learns it is gone.
   void fail_pending(HostedJob& hosted, const std::string& why);
   // `kill`: at once (a rollback: what it runs is abandoned), else after a grace time.
@@ -224,6 +234,7 @@ class TaskHost {
   std::shared_ptr<bool> alive_;
   double busy_seconds_ = 0;
   double work_units_ = 0;
+  std::uint64_t launches_ = 0;  // names the workers' memory cgroups
 };
 
 }  // namespace drift

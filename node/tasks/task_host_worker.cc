@@ -75,14 +75,43 @@ Status TaskHost::on_sent(HostedJob& hosted, TaskMessage&& msg) {
 Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   const JobInfo& info = *hosted.info;
   if (r.index >= info.spec.tasks) {
-    return Status::error("effects of " + task_text(r.index) + ", outside its job");
+    return Status::error("effects of " + task_text(r.index) + ", outside its job of " +
+                         std::to_string(info.spec.tasks) + " tasks");
+  }
+  // What goes on to the root must fit a frame between nodes, and a task contributes to the
+  // job's steps, each at most once: a handler that says otherwise is not a task's.
+  constexpr std::size_t kMaxContributions = 1024, kMaxValues = 1024, kMaxError = 4096;
+  if (r.contributions.size() > kMaxContributions) {
+    return Status::error("one handler of " + task_text(r.index) + " contributed to " +
+                         std::to_string(r.contributions.size()) + " steps");
+  }
+  for (const WorkerContribution& c : r.contributions) {
+    if (c.step >= info.spec.steps || c.values.size() > kMaxValues) {
+      return Status::error(task_text(r.index) + " contributed " + std::to_string(c.values.size()) +
+                           " values to step " + std::to_string(c.step) + " of a job of " +
+                           std::to_string(info.spec.steps) + " steps");
+    }
+  }
+  if (r.result.size() + 4096 > params_.max_frame) {
+    return Status::error("the result of " + task_text(r.index) + " has " +
+                         std::to_string(r.result.size()) + " bytes; at most " +
+                         std::to_string(params_.max_frame - 4096) + " fit a frame");
+  }
+  if (r.error.size() > kMaxError) r.error.resize(kMaxError);
+  if (r.local_partners.size() > info.spec.tasks) {
+    return Status::error(std::to_string(r.local_partners.size()) + " partners of " +
+                         task_text(r.index) + " in a job of " + std::to_string(info.spec.tasks) +
+                         " tasks");
   }
   const TaskId id{info.id, r.index};
   HandlerEffects e;
   e.task = id;
   e.job = hosted.info;
   for (std::uint32_t partner : r.local_partners) {
-    if (partner >= info.spec.tasks) return Status::error("a partner outside its job");
+    if (partner >= info.spec.tasks) {
+      return Status::error("partner " + task_text(partner) + " of " + task_text(r.index) +
+                           ", outside its job");
+    }
     e.partners.push_back(TaskId{info.id, partner});
   }
   for (WorkerContribution& c : r.contributions) {
@@ -92,6 +121,7 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   if (r.finished) e.finished = TaskFinished{info.id, r.index, std::move(r.result), info.generation};
   if (r.failed) e.error = r.error.empty() ? std::string("the task failed") : r.error;
   auto saved = hosted.checkpoint_bytes.find(r.index);
+  if (saved != hosted.checkpoint_bytes.end()) hosted.checkpoint_total -= saved->second.size();
   if (r.checkpoint) {
     if (saved == hosted.checkpoint_bytes.end() || saved->second.size() != r.checkpoint_bytes) {
       return Status::error("a checkpoint of " + task_text(r.index) + " of " +
@@ -122,25 +152,37 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
 
 Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
   if (piece.kind == StateBytesKind::kCheckpoint) {
-    if (piece.index >= hosted.info->spec.tasks) return Status::error("checkpoint bytes outside its job");
-    std::vector<std::uint8_t>& bytes = hosted.checkpoint_bytes[piece.index];
-    if (params_.max_state > 0 && bytes.size() + piece.bytes.size() > params_.max_state) {
-      return Status::error("a checkpoint of " + task_text(piece.index) + " larger than " +
-                           std::to_string(params_.max_state) + " bytes");
+    // Of a task here (it may have left since its handler ran: that copy is not wanted).
+    if (piece.index >= hosted.info->spec.tasks) {
+      return Status::error("checkpoint bytes of " + task_text(piece.index) + ", outside its job");
     }
+    if (!hosted.tasks.count(piece.index)) return Status::ok();
+    if (hosted.checkpoint_total + piece.bytes.size() > params_.max_state) {
+      return Status::error("checkpoints of more than " + std::to_string(params_.max_state) +
+                           " bytes at once (" + task_text(piece.index) + ")");
+    }
+    std::vector<std::uint8_t>& bytes = hosted.checkpoint_bytes[piece.index];
     bytes.insert(bytes.end(), piece.bytes.begin(), piece.bytes.end());
+    hosted.checkpoint_total += piece.bytes.size();
     return Status::ok();
   }
-  if (piece.kind != StateBytesKind::kCapture) return Status::error("state bytes to install");
+  if (piece.kind != StateBytesKind::kCapture) {
+    return Status::error("state bytes of " + task_text(piece.index) +
+                         " to install, which only the daemon sends");
+  }
   auto it = hosted.captures.find(piece.index);
   if (it == hosted.captures.end() || it->second.attempt != piece.attempt) {
     return Status::ok();  // a capture given up meanwhile
   }
   Capture& c = it->second;
-  if (piece.bytes.size() > c.sink.piece_bytes) {
-    return Status::error("a state piece of " + std::to_string(piece.bytes.size()) +
-                         " bytes (pieces are at most " + std::to_string(c.sink.piece_bytes) + ")");
+  if (!c.sized || piece.bytes.size() > c.sink.piece_bytes ||
+      piece.bytes.size() > c.total - c.received) {
+    return Status::error("a state piece of " + std::to_string(piece.bytes.size()) + " bytes of " +
+                         task_text(piece.index) + (c.sized ? " beyond the " : " before its size; ") +
+                         std::to_string(c.total) + " bytes announced (pieces are at most " +
+                         std::to_string(c.sink.piece_bytes) + ")");
   }
+  c.received += piece.bytes.size();
   // Into a pooled buffer with room for the frame header in front, as the chunk frame wants it.
   BufferPool::Ptr buffer = BufferPool::shared().take(c.sink.piece_front + piece.bytes.size());
   if (!piece.bytes.empty()) {
@@ -155,8 +197,10 @@ Status TaskHost::on_created(HostedJob& hosted, const WorkerCreated& created) {
   auto [indices, done] = std::move(hosted.creating.front());
   hosted.creating.erase(hosted.creating.begin());
   if (created.ok && created.loads.size() != indices.size()) {
-    return Status::error("loads for " + std::to_string(created.loads.size()) + " tasks, not " +
-                         std::to_string(indices.size()));
+    const std::string why = "loads for " + std::to_string(created.loads.size()) + " tasks, not " +
+                            std::to_string(indices.size());
+    if (done) done(Status::error("its worker answered with " + why));
+    return Status::error(why);
   }
   if (created.ok) {
     for (std::size_t i = 0; i < indices.size(); ++i) {
@@ -183,15 +227,23 @@ Status TaskHost::on_created(HostedJob& hosted, const WorkerCreated& created) {
 
 Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installed) {
   auto it = hosted.installing.find(installed.index);
-  if (it == hosted.installing.end()) return Status::error("a WorkerInstalled nobody asked for");
+  if (it == hosted.installing.end()) {
+    return Status::error("a WorkerInstalled of " + task_text(installed.index) +
+                         ", which is not arriving");
+  }
   Installing in = std::move(it->second);
   hosted.installing.erase(it);
-  if (in.pump.joinable()) in.pump.join();  // it handed over the last piece
+  // Handed over every piece and ended, normally; a worker answering early must not leave the
+  // pump waiting for chunks (the join would block this thread).
+  if (in.stream) in.stream->fail("the worker answered before the state was all in");
+  if (in.pump.joinable()) in.pump.join();
+  const double load =
+      std::isfinite(installed.load) && installed.load >= 0 ? installed.load : 0;
   const TaskId id{hosted.info->id, installed.index};
   if (!in.done) {  // a rollback's restore: the task is listed already
     if (installed.ok) {
       if (auto t = hosted.tasks.find(installed.index); t != hosted.tasks.end()) {
-        t->second.load = std::isfinite(installed.load) ? installed.load : 0;
+        t->second.load = load;
       }
       return Status::ok();
     }
@@ -208,8 +260,8 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
   }
   HostedTask& t = hosted.tasks[installed.index];
   t.epoch = in.epoch;
-  t.load = std::isfinite(installed.load) ? installed.load : 0;
-  hosted.started = true;
+  t.load = load;
+  t.running = true;  // it moved in running
   in.done(Status::ok());
   return Status::ok();
 }
@@ -217,6 +269,14 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
 Status TaskHost::on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& sized) {
   auto it = hosted.captures.find(sized.index);
   if (it == hosted.captures.end() || it->second.attempt != sized.attempt) return Status::ok();
+  if (it->second.sized) return Status::error("a second size of " + task_text(sized.index));
+  if (sized.total > params_.max_state) {
+    return Status::error("a state of " + std::to_string(sized.total) + " bytes of " +
+                         task_text(sized.index) + " (at most " +
+                         std::to_string(params_.max_state) + ")");
+  }
+  it->second.sized = true;
+  it->second.total = sized.total;
   it->second.sink.sized(sized.total);
   return Status::ok();
 }
@@ -224,8 +284,13 @@ Status TaskHost::on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& s
 Status TaskHost::on_capture_done(HostedJob& hosted, const WorkerCaptureDone& done) {
   auto it = hosted.captures.find(done.index);
   if (it == hosted.captures.end() || it->second.attempt != done.attempt) return Status::ok();
+  const bool whole = it->second.sized && it->second.received == it->second.total;
   CaptureSink sink = std::move(it->second.sink);
   hosted.captures.erase(it);
+  if (done.ok && !whole) {
+    sink.done(Status::error("the worker sent less of the task's state than it announced"));
+    return Status::error("a capture of " + task_text(done.index) + " ended short of its size");
+  }
   sink.done(done.ok ? Status::ok() : Status::error(done.error));
   return Status::ok();
 }
@@ -262,13 +327,19 @@ void TaskHost::on_worker_gone(std::uint64_t job, const WorkerProcess* worker,
     while (!tail.empty() && tail.back() == '\n') tail.pop_back();
     why += "; its last lines on stderr:\n" + tail;
   }
+  spdlog::warn("job {:#x}: {}", job, why);
+  lose(job, why);
+}
+
+void TaskHost::lose(std::uint64_t job, const std::string& why) {
+  HostedJob* hosted = find_job(job);
+  if (!hosted) return;
   const bool had_work = !hosted->tasks.empty() || !hosted->installing.empty() ||
                         !hosted->creating.empty();
   std::vector<std::uint32_t> tasks;
   for (const auto& [index, t] : hosted->tasks) tasks.push_back(index);
   const std::shared_ptr<const JobInfo> info = hosted->info;
-  spdlog::warn("job {:#x}: {}", job, why);
-  fail_pending(*hosted, "the job's worker here " + ending.how);
+  fail_pending(*hosted, why);
   jobs_.erase(job);
   if (had_work) hooks_.lost(*info, tasks, why);
 }

@@ -53,7 +53,7 @@ class Query : public std::enable_shared_from_this<Query> {
       if (into.size() + n > limit) {
         if (&into == &self->answer_) {
           self->too_long_ = true;
-          ::kill(self->pid_, SIGKILL);
+          self->kill_it();
           open = false;
           return;
         }
@@ -77,20 +77,31 @@ class Query : public std::enable_shared_from_this<Query> {
         status_ = status;
       } else if (std::chrono::steady_clock::now() > deadline_ && !timed_out_) {
         timed_out_ = true;
-        ::kill(pid_, SIGKILL);
+        kill_it();
       }
     }
     if (reaped_ && !out_open_ && !err_open_) return finish();
     if (reaped_ && std::chrono::steady_clock::now() > deadline_ + std::chrono::seconds(1)) {
-      return finish();  // a grandchild holds its pipes: enough
+      ::kill(-pid_, SIGKILL);  // a process it started holds its pipes: its group goes
+      return finish();
     }
     auto self = shared_from_this();
     timer_.expires_after(std::chrono::milliseconds(5));
     timer_.async_wait([self](std::error_code) { self->poll(); });
   }
 
+  // Its process group (it called setsid): what it started goes too. Never once it was reaped
+  // (the pid may be another process's by then).
+  void kill_it() {
+    if (reaped_) return;
+    if (::kill(-pid_, SIGKILL) != 0) ::kill(pid_, SIGKILL);
+  }
+
   void finish() {
-    if (!cgroup_.empty()) MemoryCgroups::remove(cgroup_);
+    if (!cgroup_.empty()) {
+      MemoryCgroups::kill_all(cgroup_);
+      MemoryCgroups::remove(cgroup_);
+    }
     std::error_code ignored;
     out_.close(ignored);
     err_.close(ignored);

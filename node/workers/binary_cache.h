@@ -38,6 +38,7 @@ class BinaryCache {
     ~Incoming();  // an executable not kept leaves no file behind
     Status add(std::uint64_t offset, std::span<const std::uint8_t> bytes);
     bool complete() const { return received_ == total_; }
+    std::uint64_t received() const { return received_; }
     std::uint64_t total() const { return total_; }
 
    private:

@@ -23,6 +23,11 @@ void BinaryService::on_offer(const ConnectionPtr& client, const AppOffer& offer)
   if (uploads_.count(offer.sha256) || fetches_.count(offer.sha256)) {
     return refuse("it is arriving from elsewhere already; offer it again in a moment");
   }
+  std::size_t from_client = 0;
+  for (const auto& [sha, up] : uploads_) from_client += up.client == client ? 1 : 0;
+  if (from_client >= kUploadsPerClient || uploads_.size() >= kUploads) {
+    return refuse("too many executables arriving at once; offer it again in a moment");
+  }
   auto incoming = cache_.begin(offer.sha256, offer.size);
   if (!incoming) return refuse(incoming.error());
   uploads_[offer.sha256] = Upload{client, std::move(*incoming)};
@@ -35,9 +40,13 @@ void BinaryService::on_client_piece(const ConnectionPtr& client, const AppPiece&
     return client->close("refused: a piece of an executable it did not offer");
   }
   Upload& up = it->second;
-  Status st = piece.total == up.incoming->total()
-                  ? up.incoming->add(piece.offset, piece.bytes)
-                  : Status::error("a piece of an executable of another size");
+  // In order: hashed as they come, so keeping it reads nothing again.
+  Status st = piece.total != up.incoming->total()
+                  ? Status::error("a piece of an executable of another size")
+              : piece.offset != up.incoming->received()
+                  ? Status::error("a piece at offset " + std::to_string(piece.offset) + ", not " +
+                                  std::to_string(up.incoming->received()) + ": out of order")
+                  : up.incoming->add(piece.offset, piece.bytes);
   if (!st) {
     client->send(AppStored{piece.sha256, false, st.message()});
     cache_.abandon(std::move(up.incoming));
@@ -63,19 +72,39 @@ void BinaryService::on_client_closed(const ConnectionPtr& client) {
   }
 }
 
-// Each piece behind the connection's small messages, read and sent in a handler of its own.
+// At most kServing at once, the others in turn; each piece behind the connection's small
+// messages, read and sent in a handler of its own.
 void BinaryService::on_fetch(std::uint32_t from, const AppFetch& fetch) {
-  auto path = cache_.find(fetch.sha256);
-  if (!path) {
+  if (!cache_.find(fetch.sha256)) {
     return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "not here"});
   }
-  auto file = std::make_shared<std::ifstream>(*path, std::ios::binary);
-  std::error_code ec;
-  const std::uint64_t size = std::filesystem::file_size(*path, ec);
-  if (!*file || ec || size == 0) {
-    return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "cannot read it here"});
+  if (serving_ < kServing) return start_serving(from, fetch.sha256);
+  if (to_serve_.size() >= kQueued) {
+    return messenger_.send_to_node(from, AppStored{fetch.sha256, false, "busy serving others"});
   }
-  serve(from, fetch.sha256, std::move(file), size, 0);
+  to_serve_.emplace_back(from, fetch.sha256);
+}
+
+void BinaryService::start_serving(std::uint32_t to, const std::string& sha256) {
+  auto path = cache_.find(sha256);
+  std::error_code ec;
+  const std::uint64_t size = path ? std::filesystem::file_size(*path, ec) : 0;
+  auto file = path ? std::make_shared<std::ifstream>(*path, std::ios::binary) : nullptr;
+  if (!file || !*file || ec || size == 0) {
+    messenger_.send_to_node(to, AppStored{sha256, false, "cannot read it here"});
+    return;
+  }
+  ++serving_;
+  serve(to, sha256, std::move(file), size, 0);
+}
+
+void BinaryService::served() {
+  --serving_;
+  while (serving_ < kServing && !to_serve_.empty()) {
+    auto [to, sha] = std::move(to_serve_.front());
+    to_serve_.pop_front();
+    start_serving(to, sha);
+  }
 }
 
 void BinaryService::serve(std::uint32_t to, std::string sha256,
@@ -85,10 +114,11 @@ void BinaryService::serve(std::uint32_t to, std::string sha256,
   AppPiece piece{sha256, size, offset, std::vector<std::uint8_t>(n)};
   file->read(reinterpret_cast<char*>(piece.bytes.data()), static_cast<std::streamsize>(n));
   if (static_cast<std::size_t>(file->gcount()) != n) {
-    return messenger_.send_to_node(to, AppStored{sha256, false, "cannot read it here"});
+    messenger_.send_to_node(to, AppStored{sha256, false, "cannot read it here"});
+    return served();
   }
   messenger_.send_bulk_to_node(to, std::move(piece));
-  if (offset + n >= size) return;
+  if (offset + n >= size) return served();
   asio::post(io_, [this, to, sha256 = std::move(sha256), file = std::move(file), size,
                    next = offset + n]() mutable {
     serve(to, std::move(sha256), std::move(file), size, next);
@@ -135,8 +165,10 @@ void BinaryService::on_node_piece(std::uint32_t from, const AppPiece& piece) {
     }
     f.incoming = std::move(*incoming);
   }
-  Status st = piece.total == f.incoming->total() ? f.incoming->add(piece.offset, piece.bytes)
-                                                 : Status::error("pieces of two sizes");
+  Status st = piece.total != f.incoming->total() ? Status::error("pieces of two sizes")
+              : piece.offset != f.incoming->received()
+                  ? Status::error("a piece out of order (offset " + std::to_string(piece.offset) + ")")
+                  : f.incoming->add(piece.offset, piece.bytes);
   if (!st) {
     f.refusals.push_back("node " + std::to_string(from) + " sent " + st.message());
     return ask_next(piece.sha256, f);

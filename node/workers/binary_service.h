@@ -13,6 +13,7 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -68,9 +69,15 @@ class BinaryService {
   // so that heartbeats are answered between the pieces of a large executable.
   void serve(std::uint32_t to, std::string sha256, std::shared_ptr<std::ifstream> file,
              std::uint64_t size, std::uint64_t offset);
+  void start_serving(std::uint32_t to, const std::string& sha256);
+  void served();
   void end_fetch(const std::string& sha256, Result<std::string> path);
 
   static constexpr std::chrono::seconds kSourcePatience{10};
+  // Uploads at once, per client and in all; executables sent to other nodes at once (more wait
+  // their turn): bounds on what clients and fetching nodes make this node hold.
+  static constexpr std::size_t kUploadsPerClient = 2, kUploads = 16, kServing = 4,
+                               kQueued = 256;
 
   asio::io_context& io_;
   Messenger& messenger_;
@@ -78,6 +85,8 @@ class BinaryService {
   std::uint32_t piece_bytes_;
   std::map<std::string, Upload> uploads_;  // by hash
   std::map<std::string, Fetch> fetches_;   // by hash
+  std::size_t serving_ = 0;
+  std::deque<std::pair<std::uint32_t, std::string>> to_serve_;  // (node, hash), waiting
 };
 
 }  // namespace drift

@@ -1,6 +1,7 @@
 #include "node/workers/memory_cgroup.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include <spdlog/spdlog.h>
 
 namespace drift {
 
@@ -102,7 +105,7 @@ Result<MemoryCgroups> MemoryCgroups::find() {
 
 Result<std::string> MemoryCgroups::make(const std::string& name, std::uint64_t limit) const {
   const std::string dir = base_ + "/" + name;
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+  if (::mkdir(dir.c_str(), 0755) != 0) {
     return Status::error("cannot make " + dir + ": " + std::strerror(errno));
   }
   const std::string value = std::to_string(limit);
@@ -127,6 +130,20 @@ bool MemoryCgroups::oom_killed(const std::string& dir) const {
   return field(text, "oom_kill") > 0;
 }
 
-void MemoryCgroups::remove(const std::string& dir) { ::rmdir(dir.c_str()); }
+void MemoryCgroups::kill_all(const std::string& dir) {
+  std::ifstream in(dir + "/cgroup.procs");
+  for (pid_t pid; in >> pid;) {
+    if (pid > 0) ::kill(pid, SIGKILL);
+  }
+}
+
+void MemoryCgroups::remove(const std::string& dir) {
+  for (int i = 0; i < 50; ++i) {
+    if (::rmdir(dir.c_str()) == 0 || errno == ENOENT) return;
+    if (errno != EBUSY) break;
+    ::usleep(2'000);  // processes just killed are still leaving it
+  }
+  spdlog::warn("cannot remove the memory cgroup {}: {}", dir, std::strerror(errno));
+}
 
 }  // namespace drift

@@ -24,7 +24,9 @@ class MemoryCgroups {
   static int open_procs(const std::string& dir);
   // Whether the kernel's OOM killer killed a process of the cgroup.
   bool oom_killed(const std::string& dir) const;
-  // Removes it (its processes are gone).
+  // Kills every process still in it (what a worker left behind).
+  static void kill_all(const std::string& dir);
+  // Removes it, waiting a moment for killed processes to leave it; logs when it cannot.
   static void remove(const std::string& dir);
 
   const std::string& base() const { return base_; }

@@ -135,6 +135,10 @@ bool place(int from, int to, bool inherit) {
     struct rlimit limit {static_cast<rlim_t>(c.memory_limit), static_cast<rlim_t>(c.memory_limit)};
     if (::setrlimit(RLIMIT_AS, &limit) != 0) child_fail(p, 4);
   }
+  // Not even driftd's ambient capabilities, nor a way back to a better priority.
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct rlimit no_nicer {0, 0};
+  ::setrlimit(RLIMIT_NICE, &no_nicer);
   if (c.switch_user) {
     if (::setgroups(0, nullptr) != 0) child_fail(p, 5);
     if (::setgid(c.gid) != 0) child_fail(p, 6);
@@ -287,7 +291,11 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
   if (!limit) return limit.status();
   c.memory_limit = *limit;
   std::string user_text = "driftd's own user";
-  if (::geteuid() == 0 && s.user != "daemon") {
+  if (::geteuid() == 0 && s.user == "daemon") {
+    return Status::error("worker.user = 'daemon': driftd runs as root, and workers never do; "
+                         "name an unprivileged user (or auto)");
+  }
+  if (::geteuid() == 0) {
     std::optional<User> user;
     std::string name = s.user;
     if (s.user == "auto") {
@@ -334,11 +342,16 @@ Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& c) {
   Result<Pipe> err = make_pipe();
   const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (!err || devnull < 0) {
+    const std::string why = !err ? err.error() : std::string("/dev/null: ") + std::strerror(errno);
     ::close(sv[0]);
     ::close(sv[1]);
     if (devnull >= 0) ::close(devnull);
+    if (err) {
+      ::close(err->read);
+      ::close(err->write);
+    }
     release(*prepared, true);
-    return Status::error("cannot make the worker's pipes");
+    return Status::error("cannot make the worker's pipes: " + why);
   }
   LaunchSpec with_fd = spec;
   with_fd.args.insert(with_fd.args.begin(), {"--drift-worker", "3"});
@@ -366,8 +379,17 @@ Result<Launched> launch_query(const LaunchSpec& spec, const Containment& c) {
   if (!prepared) return prepared.status();
   Result<Pipe> in = make_pipe(), out = make_pipe(), err = make_pipe();
   if (!in || !out || !err) {
+    std::string why;
+    for (Result<Pipe>* p : {&in, &out, &err}) {
+      if (*p) {
+        ::close((*p)->read);
+        ::close((*p)->write);
+      } else if (why.empty()) {
+        why = p->error();
+      }
+    }
     release(*prepared, true);
-    return Status::error("cannot make the query's pipes");
+    return Status::error("cannot make the query's pipes: " + why);
   }
   ChildPlan plan = plan_for(spec, c, prepared->binary_fd);
   plan.fds[0] = in->read;

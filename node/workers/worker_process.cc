@@ -52,7 +52,9 @@ WorkerProcess::WorkerProcess(asio::io_context& io, Launched launched,
 void WorkerProcess::begin(int control_fd, std::uint32_t max_body,
                           std::chrono::milliseconds ready_within) {
   FrameLink::Socket socket(io_);
-  socket.assign(asio::local::stream_protocol(), control_fd);
+  std::error_code ec;
+  socket.assign(asio::local::stream_protocol(), control_fd, ec);
+  if (ec) ::close(control_fd);  // then the link is closed at once, and the worker ended
   link_ = std::make_shared<FrameLink>(std::move(socket), kWorkerProtocolVersion, max_body);
   std::weak_ptr<WorkerProcess> weak = shared_from_this();
   link_->start({[weak](const FrameHeader& header, std::span<const std::uint8_t> body) {
@@ -83,10 +85,14 @@ WorkerProcess::~WorkerProcess() {
   if (link_) link_->close("the worker ended");
   if (!reaped_ && pid_ > 0) {
     signal_group(SIGKILL);
+    // Killed: gone in a moment; one stuck in the kernel is left to driftd's own exit.
     int status = 0;
-    ::waitpid(pid_, &status, 0);
+    for (int i = 0; i < 100 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i) ::usleep(10'000);
   }
-  if (!cgroup_.empty()) MemoryCgroups::remove(cgroup_);
+  if (!cgroup_.empty()) {
+    MemoryCgroups::kill_all(cgroup_);
+    MemoryCgroups::remove(cgroup_);
+  }
 }
 
 void WorkerProcess::send(Frame frame, bool bulk) {
@@ -96,6 +102,7 @@ void WorkerProcess::send(Frame frame, bool bulk) {
 void WorkerProcess::send(const WorkerMessage& msg) { send(make_frame(encode_worker(msg))); }
 
 void WorkerProcess::stop(std::chrono::milliseconds grace) {
+  auto self = shared_from_this();  // a close below may drop the owner's last reference
   expected_ = true;
   send(WorkerStop{});
   kill_at_ = std::min(kill_at_, std::chrono::steady_clock::now() + grace);
@@ -103,6 +110,7 @@ void WorkerProcess::stop(std::chrono::milliseconds grace) {
 }
 
 void WorkerProcess::kill() {
+  auto self = shared_from_this();
   expected_ = true;
   signal_group(SIGKILL);
   if (link_) link_->close("killed");
@@ -110,6 +118,7 @@ void WorkerProcess::kill() {
 }
 
 void WorkerProcess::refuse(const std::string& reason) {
+  auto self = shared_from_this();
   if (refusal_.empty()) refusal_ = reason;
   spdlog::warn("{} worker (pid {}): {}; it is killed", label_, pid_, reason);
   signal_group(SIGKILL);
@@ -126,6 +135,8 @@ void WorkerProcess::signal_group(int sig) {
 void WorkerProcess::on_link_closed(const std::string& reason) {
   if (!expected_ && refusal_.empty()) {
     spdlog::debug("{} worker (pid {}): its socket closed ({})", label_, pid_, reason);
+    // A frame the daemon refused (too large, bad header) is why it went: say so.
+    if (reason.starts_with("bad frame")) refusal_ = "it sent a " + reason;
   }
   kill_at_ = std::min(kill_at_, std::chrono::steady_clock::now() + kExitGrace);
   reap_soon();
@@ -177,10 +188,15 @@ void WorkerProcess::on_stderr_line(std::string line) {
   spdlog::info("{} worker (pid {}): {}", label_, pid_, line);
 }
 
+// Never from within the call that noticed the end (a send, a close): the owner may be in the
+// middle of something `gone` would change. From a handler of its own.
 void WorkerProcess::reap_soon() {
   if (reaping_ || reaped_) return;
   reaping_ = true;
-  try_reap();
+  std::weak_ptr<WorkerProcess> weak = shared_from_this();
+  asio::post(io_, [weak] {
+    if (auto self = weak.lock()) self->try_reap();
+  });
 }
 
 void WorkerProcess::try_reap() {
@@ -212,6 +228,8 @@ void WorkerProcess::try_reap() {
   }
   for (const auto& line : stderr_tail_) ending.stderr_tail += line + "\n";
   if (!cgroup_.empty()) {
+    // What it started and left behind (a daemon of its own, setsid) goes with it.
+    MemoryCgroups::kill_all(cgroup_);
     MemoryCgroups::remove(cgroup_);
     cgroup_.clear();
   }
