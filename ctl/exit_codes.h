@@ -1,5 +1,6 @@
 // driftctl's exit codes, the contract scripts rely on: 0 success, 1 the job or operation failed,
-// 2 a usage error (bad option or value), 3 the daemon could not be reached or refused us.
+// 2 a usage error (bad option or value), 3 the daemon could not be reached or refused us, 77 a
+// fault scenario that cannot run on this machine (CTest's and Automake's "skipped").
 #pragma once
 
 namespace drift::ctl {
@@ -8,5 +9,6 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitConnection = 3;
+inline constexpr int kExitSkipped = 77;
 
 }  // namespace drift::ctl

@@ -8,6 +8,7 @@
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"
 #include "ctl/fault_analysis.h"
+#include "ctl/fault_cpu_quota.h"
 #include "ctl/fault_report.h"
 #include "ctl/fault_run.h"
 #include "ctl/fault_scenario_parser.h"
@@ -93,6 +94,13 @@ int run(const std::vector<std::string>& args) {
   a.run.base_port = static_cast<std::uint16_t>(a.base_port);
   auto scenario = load_fault_scenario(a.scenarios.front());
   if (!scenario) return report_failure(kExitUsage, scenario.error());
+  if (!scenario->cpu_cores.empty()) {
+    if (Status st = CpuQuotas::available(); !st) {
+      std::cout << a.scenarios.front() << ": SKIPPED, it sets cpu quotas and " << st.message()
+                << "\n";
+      return kExitSkipped;
+    }
+  }
   auto record = run_fault_scenario(*scenario, a.run);
   if (!record) return report_failure(kExitFailed, a.scenarios.front() + ": " + record.error());
   const FaultAnalysis analysis = analyse_fault_run(*record);

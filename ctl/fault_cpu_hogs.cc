@@ -23,15 +23,21 @@ namespace {
 
 }  // namespace
 
+Result<pid_t> spawn_spinner() {
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return Status::error("fork failed: " + std::string(std::strerror(errno)));
+  if (pid == 0) spin(parent);
+  return pid;
+}
+
 CpuHogs::~CpuHogs() { stop(); }
 
 Status CpuHogs::start(int count) {
-  const pid_t parent = ::getpid();
   for (int i = 0; i < count; ++i) {
-    const pid_t pid = ::fork();
-    if (pid < 0) return Status::error("cpu_hogs: fork failed: " + std::string(std::strerror(errno)));
-    if (pid == 0) spin(parent);
-    pids_.push_back(pid);
+    auto pid = spawn_spinner();
+    if (!pid) return Status::error("cpu_hogs: " + pid.error());
+    pids_.push_back(*pid);
   }
   return Status::ok();
 }

@@ -11,6 +11,9 @@
 
 namespace drift::ctl {
 
+// One busy-looping child (it dies with this process); kill and reap it when done.
+Result<pid_t> spawn_spinner();
+
 class CpuHogs {
  public:
   CpuHogs() = default;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ctl/client_connection.h"
+#include "ctl/migration_client.h"
 
 namespace drift::ctl {
 
@@ -23,8 +24,50 @@ std::vector<int> rest_of(const std::vector<int>& side, int nodes) {
 
 }  // namespace
 
-FaultInjector::FaultInjector(LocalCluster& cluster, FaultNetwork* network, std::uint64_t seed)
-    : cluster_(cluster), network_(network), rng_(seed) {}
+FaultInjector::FaultInjector(LocalCluster& cluster, FaultNetwork* network, CpuQuotas* quotas,
+                             std::uint64_t seed)
+    : cluster_(cluster), network_(network), quotas_(quotas), rng_(seed) {}
+
+FaultInjector::~FaultInjector() { moves(); }
+
+std::vector<std::string> FaultInjector::moves() {
+  for (auto& t : movers_) t.join();
+  movers_.clear();
+  std::lock_guard lock(moves_mutex_);
+  return moves_;
+}
+
+// Asks the task's host through node `to` (any daemon routes it) and waits for the report.
+Status FaultInjector::migrate(std::uint64_t job_id, std::uint32_t task, int to, double now_s) {
+  if (job_id == 0) return Status::error("migrate: no job is running");
+  auto connect = cluster_.connect_options(to);
+  if (!connect) return connect.status();
+  std::size_t index = 0;
+  {
+    std::lock_guard lock(moves_mutex_);
+    index = moves_.size();
+    moves_.emplace_back();
+  }
+  const MigrateRequest request{TaskId{job_id, task}, static_cast<std::uint32_t>(to)};
+  movers_.emplace_back([this, request, connect = *connect, index, now_s] {
+    const auto started = Clock::now();
+    auto connection = ClientConnection::open(connect);
+    auto report = connection ? request_migration(**connection, request,
+                                                 started + std::chrono::minutes(5))
+                             : Result<MigrationReport>(connection.status());
+    const double took = std::chrono::duration<double>(Clock::now() - started).count();
+    char line[160];
+    std::snprintf(line, sizeof line, "at %.1f s, task %u to node %u: ", now_s,
+                  request.task.index, request.dest);
+    std::string text = line;
+    if (!report) text += "not done: " + report.error();
+    else if (!report->ok) text += "refused: " + report->reason;
+    else text += "moved in " + std::to_string(took).substr(0, 5) + " s";
+    std::lock_guard lock(moves_mutex_);
+    moves_[index] = text;
+  });
+  return Status::ok();
+}
 
 void FaultInjector::release_all() {
   for (int k : std::set<int>(stopped_)) signal(k, SIGCONT);
@@ -124,6 +167,9 @@ Status FaultInjector::act(FaultKind kind, const FaultAction& a, std::vector<int>
       if (s) cut_.insert(a.side_a.begin(), a.side_a.end());
       return s;
     }
+    case FaultKind::kHog:
+      return quotas_ ? quotas_->hog(k) : Status::error("hog needs a cpu quota ([cluster] cpu = ...)");
+    case FaultKind::kMigrate: return Status::ok();  // inject() starts it
     case FaultKind::kDrop: return set_frames(a.value, duplicate_, delay_ms_);
     case FaultKind::kDuplicate: return set_frames(drop_, a.value, delay_ms_);
     case FaultKind::kDelay: return set_frames(drop_, duplicate_, a.value);
@@ -131,17 +177,20 @@ Status FaultInjector::act(FaultKind kind, const FaultAction& a, std::vector<int>
   return Status::ok();
 }
 
-InjectedFault FaultInjector::inject(const FaultEntry& entry, int root, double now_s) {
+InjectedFault FaultInjector::inject(const FaultEntry& entry, int root, std::uint64_t job_id,
+                                    double now_s) {
   InjectedFault f;
   f.text = entry.text;
   f.kind = entry.action.kind;
   f.at_s = now_s;
   const bool has_target = f.kind == FaultKind::kKill || f.kind == FaultKind::kStop ||
-                          f.kind == FaultKind::kCont || f.kind == FaultKind::kRestart;
+                          f.kind == FaultKind::kCont || f.kind == FaultKind::kRestart ||
+                          f.kind == FaultKind::kHog || f.kind == FaultKind::kMigrate;
   int k = 0;
   Status s = has_target ? pick(entry.action.target, root, k) : Status::ok();
   if (has_target && s) f.nodes = {k};
-  if (s) s = act(f.kind, entry.action, f.nodes);
+  if (s && f.kind == FaultKind::kMigrate) s = migrate(job_id, entry.action.task, k, now_s);
+  else if (s) s = act(f.kind, entry.action, f.nodes);
   if (!s) f.error = s.message();
   return f;
 }
@@ -156,11 +205,13 @@ void FaultInjector::undo(InjectedFault& f, double now_s) {
       s = network_ ? network_->heal() : Status::ok();
       for (int k : f.nodes) cut_.erase(k);
       break;
+    case FaultKind::kHog: s = quotas_ ? quotas_->stop_hog(f.nodes.front()) : Status::ok(); break;
     case FaultKind::kDrop: s = set_frames(0, duplicate_, delay_ms_); break;
     case FaultKind::kDuplicate: s = set_frames(drop_, 0, delay_ms_); break;
     case FaultKind::kDelay: s = set_frames(drop_, duplicate_, 0); break;
     case FaultKind::kCont:
-    case FaultKind::kRestart: return;
+    case FaultKind::kRestart:
+    case FaultKind::kMigrate: return;
   }
   f.undone_s = now_s;
   if (!s) f.error += (f.error.empty() ? "" : "; ") + std::string("undo: ") + s.message();

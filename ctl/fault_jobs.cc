@@ -85,7 +85,7 @@ void FaultJobs::run_one(JobRecord record) {
     end = connection ? run_job(**connection, spec,
                                [&](const JobProgress& p) {
                                  std::lock_guard lock(mutex_);
-                                 record.id = p.job;
+                                 record.id = now_.job_id = p.job;
                                  now_.step = record.steps_done = p.step;
                                },
                                deadline,

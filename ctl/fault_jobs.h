@@ -23,6 +23,7 @@ class FaultJobs {
     int job = -1;  // index into records(); -1 before the first and between jobs
     std::uint64_t step = 0;
     int root = 0;
+    std::uint64_t job_id = 0;  // the running job's id, once it has reported progress
     bool done = false;  // every job has ended
   };
 

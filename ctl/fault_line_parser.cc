@@ -98,14 +98,36 @@ Status parse_partition(Words& w, int nodes, FaultAction& a) {
 }
 
 Result<FaultAction> parse_action(Words& w, int nodes) {
-  auto verb = w.take("an action (kill, stop, cont, restart, partition, drop, delay, duplicate)");
+  auto verb = w.take(
+      "an action (kill, stop, cont, restart, partition, drop, delay, duplicate, hog, migrate)");
   if (!verb) return verb.status();
   FaultAction a;
   const std::string& v = *verb;
-  if (v == "kill" || v == "stop" || v == "cont" || v == "restart") {
+  if (v == "migrate") {
+    // migrate TASK to N
+    a.kind = FaultKind::kMigrate;
+    auto task = w.take("the task's index in the running job");
+    if (!task) return task.status();
+    auto index = parse_number(*task, "a task index");
+    if (!index || *index < 0 || *index != std::floor(*index) || *index > 4294967295.0) {
+      return Status::error("migrate '" + *task + "': expected a task index (0, 1, ...)");
+    }
+    a.task = static_cast<std::uint32_t>(*index);
+    auto to = w.take("'to'");
+    if (!to) return to.status();
+    if (*to != "to") return Status::error("migrate " + *task + " '" + *to + "': expected 'to N'");
+    auto who = w.take("the destination node");
+    if (!who) return who.status();
+    auto ref = parse_node_ref(*who, nodes);
+    if (!ref) return ref.status();
+    a.target = *ref;
+    return a;
+  }
+  if (v == "kill" || v == "stop" || v == "cont" || v == "restart" || v == "hog") {
     a.kind = v == "kill"   ? FaultKind::kKill
              : v == "stop" ? FaultKind::kStop
              : v == "cont" ? FaultKind::kCont
+             : v == "hog"  ? FaultKind::kHog
                            : FaultKind::kRestart;
     auto who = w.take("the node to " + v + " (N, root, random or worker)");
     if (!who) return who.status();
@@ -128,11 +150,11 @@ Result<FaultAction> parse_action(Words& w, int nodes) {
     a.value = v == "delay" ? *value * 1000 : *value;
   } else {
     return Status::error("unknown action '" + v +
-                         "' (expected kill, stop, cont, restart, partition, drop, delay or "
-                         "duplicate)");
+                         "' (expected kill, stop, cont, restart, partition, drop, delay, "
+                         "duplicate, hog or migrate)");
   }
-  if (a.kind == FaultKind::kKill || a.kind == FaultKind::kStop || a.kind == FaultKind::kDrop || a.kind == FaultKind::kDelay ||
-      a.kind == FaultKind::kDuplicate) {
+  if (a.kind == FaultKind::kKill || a.kind == FaultKind::kStop || a.kind == FaultKind::kDrop ||
+      a.kind == FaultKind::kDelay || a.kind == FaultKind::kDuplicate || a.kind == FaultKind::kHog) {
     auto d = parse_optional_for(w);
     if (!d) return d.status();
     a.duration_s = *d;
@@ -204,6 +226,8 @@ const char* to_string(FaultKind kind) {
     case FaultKind::kDrop: return "drop";
     case FaultKind::kDelay: return "delay";
     case FaultKind::kDuplicate: return "duplicate";
+    case FaultKind::kHog: return "hog";
+    case FaultKind::kMigrate: return "migrate";
   }
   return "?";
 }

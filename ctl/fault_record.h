@@ -63,6 +63,9 @@ struct FaultRunRecord {
   std::string dir;        // configs and logs of the run's daemons
   bool dir_kept = false;  // --keep-dir, or the run went wrong
   std::string aborted;  // set when the run stopped early (signal, setup failure mid-run)
+  std::string quotas;   // where the CPU quotas' cgroups were; empty without quotas
+  std::map<int, double> throttled_s;  // node -> CPU time its cgroup was throttled
+  std::vector<std::string> moves;     // each migrate line's outcome
 };
 
 }  // namespace drift::ctl

@@ -61,6 +61,23 @@ std::string alarms_text(const char* what, const std::vector<FalseAlarm>& alarms)
   return out.str();
 }
 
+// "cpu       node1 0.2 cores (throttled 12.3 s), ... in cgroup v1 /sys/fs/cgroup/cpu/drift-fault-9"
+std::string quotas_text(const FaultRunRecord& r) {
+  const FaultScenario& s = *r.scenario;
+  if (s.cpu_cores.empty()) return "";
+  std::ostringstream out;
+  out << "cpu       ";
+  for (const auto& [k, cores] : s.cpu_cores) {
+    out << "node" << k << " " << cores << " core" << (cores == 1 ? "" : "s");
+    if (auto t = r.throttled_s.find(k); t != r.throttled_s.end() && t->second >= 0) {
+      out << " (throttled " << secs(t->second) << ")";
+    }
+    out << ", ";
+  }
+  out << "period " << s.cpu_period_us / 1000.0 << " ms, in " << r.quotas << "\n";
+  return out.str();
+}
+
 nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nullptr; }
 
 }  // namespace
@@ -70,8 +87,8 @@ std::string fault_report_text(const FaultRunRecord& r, const FaultAnalysis& a) {
   std::ostringstream out;
   out << "scenario  " << s.file << (s.title.empty() ? "" : " - " + s.title) << "\n"
       << "cluster   " << s.nodes << " daemons, " << r.network
-      << (s.cpu_hogs ? ", " + std::to_string(s.cpu_hogs) + " CPU hogs" : "") << "\n"
-      << "run       " << secs(r.total_s) << (r.aborted.empty() ? "" : ", ABORTED: " + r.aborted)
+ << (s.cpu_hogs ? ", " + std::to_string(s.cpu_hogs) + " CPU hogs" : "") << "\n"
+      << quotas_text(r) << "run       " << secs(r.total_s) << (r.aborted.empty() ? "" : ", ABORTED: " + r.aborted)
       << "\n\n"
       << jobs_table(r);
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
@@ -79,6 +96,7 @@ std::string fault_report_text(const FaultRunRecord& r, const FaultAnalysis& a) {
       out << "  job " << i << " notice at " << secs(n.t) << ": " << n.text << "\n";
     }
   }
+  for (const auto& m : r.moves) out << "  migrate " << m << "\n";
   out << "\n" << (a.faults.empty() ? "no faults injected\n" : faults_table(a)) << "\n"
       << alarms_text("false suspicions", a.false_suspicions)
       << alarms_text("false deaths", a.false_deaths) << "daemon counters (suspicions/deaths seen):";
@@ -136,6 +154,9 @@ nlohmann::json fault_report_json(const FaultRunRecord& r, const FaultAnalysis& a
   for (const auto& [k, c] : r.counters) {
     counters[std::to_string(k)] = {{"suspicions", c.suspicions}, {"deaths_declared", c.deaths_declared}};
   }
+  nlohmann::json cores = nlohmann::json::object(), throttled = nlohmann::json::object();
+  for (const auto& [k, c] : s.cpu_cores) cores[std::to_string(k)] = c;
+  for (const auto& [k, t] : r.throttled_s) throttled[std::to_string(k)] = t;
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : a.checks) checks.push_back({{"check", c.name}, {"passed", c.passed}, {"detail", c.detail}});
   return {{"scenario", s.file}, {"title", s.title}, {"nodes", s.nodes}, {"network", r.network},
@@ -143,6 +164,7 @@ nlohmann::json fault_report_json(const FaultRunRecord& r, const FaultAnalysis& a
           {"faults", faults}, {"false_suspicions", alarms(a.false_suspicions)},
           {"false_deaths", alarms(a.false_deaths)}, {"counters", counters}, {"checks", checks},
           {"needs_recovery", a.needs_recovery}, {"passed", a.passed()},
+          {"cpu_cores", cores}, {"throttled_s", throttled}, {"moves", r.moves},
           {"log_dir", r.dir_kept ? r.dir : ""}};
 }
 

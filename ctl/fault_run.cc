@@ -14,6 +14,7 @@
 
 #include "ctl/app_executable.h"
 #include "ctl/fault_cpu_hogs.h"
+#include "ctl/fault_cpu_quota.h"
 #include "ctl/fault_injector.h"
 #include "ctl/fault_jobs.h"
 #include "ctl/fault_network.h"
@@ -130,7 +131,7 @@ class Scheduler {
   }
 
   void fire(const FaultEntry& e, double now, const FaultJobs::Now& job) {
-    InjectedFault f = injector_.inject(e, job.root, now);
+    InjectedFault f = injector_.inject(e, job.root, job.job_id, now);
     f.job = job.job;
     f.step = job.step;
     if (f.error.empty() && e.action.duration_s > 0) {
@@ -158,7 +159,7 @@ class Scheduler {
 };
 
 LocalClusterOptions cluster_options(const FaultScenario& s, const FaultRunOptions& o,
-                                    const FaultNetwork* net) {
+                                    const FaultNetwork* net, const CpuQuotas* quotas) {
   LocalClusterOptions lo;
   lo.driftd = o.driftd;
   lo.stop_with_parent = true;  // the daemons never outlive a crashed harness
@@ -169,6 +170,10 @@ LocalClusterOptions cluster_options(const FaultScenario& s, const FaultRunOption
   for (int k = 1; net && k <= s.nodes; ++k) {
     lo.hosts.push_back(net->host(k));
     lo.launchers[k] = net->launcher(k);
+  }
+  for (int k = 1; quotas && k <= s.nodes; ++k) {
+    const auto in_cgroup = quotas->launcher(k);  // inside the namespace: `ip netns exec` first
+    lo.launchers[k].insert(lo.launchers[k].end(), in_cgroup.begin(), in_cgroup.end());
   }
   return lo;
 }
@@ -212,14 +217,21 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
     if (!created) return created.status();
     net = std::move(*created);
   }
+  std::unique_ptr<CpuQuotas> quotas;
+  if (!s.cpu_cores.empty()) {
+    auto created = CpuQuotas::create(s.cpu_cores, s.cpu_period_us);
+    if (!created) return created.status();
+    quotas = std::move(*created);
+  }
   auto dir = run_dir(o);
   if (!dir) return dir.status();
   FaultRunRecord record;
+  if (quotas) record.quotas = quotas->where();
   record.scenario = &s;
   record.dir = *dir;
   record.network = net ? "netns, daemon K at " + net->host(1).substr(0, net->host(1).rfind('.')) +
                              ".K" : "loopback 127.0.0.1";
-  LocalCluster cluster(*dir, cluster_options(s, o, net.get()));
+  LocalCluster cluster(*dir, cluster_options(s, o, net.get(), quotas.get()));
   if (Status st = cluster.up(s.nodes, o.base_port, s.base_config); !st) {
     return Status::error("the scenario's cluster did not come up (logs in " + *dir + "): " +
                          st.message());
@@ -231,7 +243,7 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
   const auto t0 = Clock::now();
   FaultObserver observer(nodes, t0, kObserverInterval);
   observer.start();
-  FaultInjector injector(cluster, net.get(), o.seed);
+  FaultInjector injector(cluster, net.get(), quotas.get(), o.seed);
   const std::uint64_t seed = o.seed ? o.seed : static_cast<std::uint64_t>(t0.time_since_epoch().count());
   Scheduler scheduler(s, injector, seed, o.verbose);
   FaultJobs jobs(cluster, std::move(*jobs_planned), s.duration_s, t0);
@@ -259,6 +271,8 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
   record.faults = std::move(scheduler.faults());
   record.sightings = observer.sightings();
   record.counters = observer.counters();
+  record.moves = injector.moves();
+  for (const auto& [k, cores] : s.cpu_cores) record.throttled_s[k] = quotas->throttled_s(k);
   cluster.down();
   record.dir_kept = o.keep_dir || !o.dir.empty();
   return record;

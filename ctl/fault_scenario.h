@@ -28,12 +28,15 @@ enum class FaultKind {
   kDrop,       // node-to-node frames: drop this fraction
   kDelay,      // node-to-node frames: hold each this long
   kDuplicate,  // node-to-node frames: send this fraction twice
+  kHog,        // a busy process in the target's CPU cgroup (ended after `duration_s` when given)
+  kMigrate,    // driftctl migrate: task `task` of the running job to the target
 };
 const char* to_string(FaultKind kind);
 
 struct FaultAction {
   FaultKind kind = FaultKind::kKill;
-  NodeRef target;          // kill, stop, cont, restart
+  NodeRef target;          // kill, stop, cont, restart, hog, migrate (the destination)
+  std::uint32_t task = 0;  // migrate: the task's index in the running job
   std::vector<int> side_a;  // partition
   std::vector<int> side_b;  // partition; empty = the rest
   double value = 0;        // drop, duplicate: fraction 0..1; delay: milliseconds
@@ -86,6 +89,8 @@ struct FaultScenario {
   std::vector<std::string> all_args;             // "--key=value" for every daemon
   std::map<int, std::vector<std::string>> node_args;  // ... for daemon K only
   int cpu_hogs = 0;        // busy-looping processes competing with the daemons
+  std::map<int, double> cpu_cores;  // daemon K -> its CPU quota in cores (fault_cpu_quota.h)
+  long cpu_period_us = 100000;      // the quota's enforcement period
   double duration_s = 0;   // 0: run each job once; else run them in turn until this long
   std::vector<JobPlan> jobs;
   std::vector<FaultEntry> faults;

@@ -2,6 +2,8 @@
 #include "ctl/fault_scenario_parser.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -179,8 +181,37 @@ class Reader {
       if (d) scenario_.duration_s = *d;
       return d.status();
     }
-    return Status::error("unknown key '" + k +
-                         "' in [cluster] (nodes, network, base_config, set, cpu_hogs, duration)");
+    if (k == "cpu") return cpu_quota(v);
+    if (k == "cpu_period") {
+      auto d = parse_duration(v);
+      if (d && (*d < 0.001 || *d > 1)) {
+        return Status::error("cpu_period = '" + v + "': must be from 1ms to 1s");
+      }
+      if (d) scenario_.cpu_period_us = std::lround(*d * 1e6);
+      return d.status();
+    }
+    return Status::error("unknown key '" + k + "' in [cluster] (nodes, network, base_config, set, "
+                         "cpu_hogs, duration, cpu, cpu_period)");
+  }
+
+  // "CORES" for every daemon, "K:CORES" for daemon K (a later line wins for its daemons).
+  Status cpu_quota(const std::string& v) {
+    if (scenario_.nodes == 0) return Status::error("cpu = '" + v + "': set nodes first");
+    const auto colon = v.find(':');
+    int first = 1, last = scenario_.nodes;
+    if (colon != std::string::npos) {
+      auto n = parse_count("cpu", v.substr(0, colon), 1, scenario_.nodes);
+      if (!n) return n.status();
+      first = last = static_cast<int>(*n);
+    }
+    const std::string amount = colon == std::string::npos ? v : v.substr(colon + 1);
+    char* end = nullptr;
+    const double cores = std::strtod(amount.c_str(), &end);
+    if (amount.empty() || end != amount.c_str() + amount.size() || !(cores >= 0.01 && cores <= 1024)) {
+      return Status::error("cpu = '" + v + "': expected CORES or K:CORES, cores from 0.01 to 1024");
+    }
+    for (int k = first; k <= last; ++k) scenario_.cpu_cores[k] = cores;
+    return Status::ok();
   }
 
   // "key=value" for every daemon, "K:key=value" for daemon K.

@@ -103,7 +103,13 @@ nlohmann::json node_json(const NodeStatus& n) {
           {"messages_forwarded", n.counters.messages_forwarded},
           {"location_updates", n.counters.location_updates},
           {"suspicions", n.counters.suspicions},
-          {"deaths_declared", n.counters.deaths_declared}};
+          {"deaths_declared", n.counters.deaths_declared},
+          {"refutations", n.counters.refutations},
+          {"fences", n.counters.fences},
+          {"heartbeats_received", n.counters.heartbeats_received},
+          {"late_heartbeats", n.counters.late_heartbeats},
+          {"longest_heartbeat_gap_ms", n.counters.longest_gap_ms},
+          {"longest_stall_ms", n.counters.longest_stall_ms}};
 }
 
 }  // namespace

@@ -126,7 +126,16 @@ MembershipService::Params membership_params(const NodeConfig& c) {
   p.probes.every = std::max(c.heartbeat_interval, c.suspect_timeout / 3);
   p.heard_recently = 2 * c.heartbeat_interval;
   p.own_pause = c.heartbeat_interval + c.acceptable_pause;
+  p.hang_timeout = c.hang_timeout;
+  p.reconnect_max = c.reconnect_max;
   return p;
+}
+
+// Lifeguard (docs/architecture.md §5.2): up to three other members confirm a suspicion; a slow
+// peer's own health stretches our patience with it at most 3 times, ours at most 4 times.
+MemberTable::SuspectTimeout suspect_timeout(const NodeConfig& c) {
+  const auto max = c.suspect_timeout_max.count() > 0 ? c.suspect_timeout_max : 3 * c.suspect_timeout;
+  return {c.suspect_timeout, std::max(max, c.suspect_timeout), 3, 3, 4};
 }
 
 TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator,
@@ -172,9 +181,9 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       signals_(io_, SIGINT, SIGTERM),
       transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
-             config_.suspect_timeout, config_.group_size),
+             suspect_timeout(config_), config_.group_size),
       membership_(io_, transport_, table_, membership_params(config_),
-                  [this] { return load_index(); }),
+                  transport_params(config_).handshake, [this] { return load_index(); }),
       binary_cache_(config_.data_dir + "/apps", config_.worker.cache_bytes,
                     config_.worker.max_binary_bytes),
       binaries_(io_, *this, binary_cache_, config_.chunk_bytes),
@@ -257,7 +266,7 @@ Status Daemon::start() {
   migration_.set_installed_hook([this](TaskId t, const BalanceBasis& b) {
     if (b.balance) meter_.expect(t, b.task_load);
   });
-  membership_.count_sent([this](std::size_t bytes) { counters_.heartbeat_bytes += bytes; });
+  membership_.count_into(counters_);
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (!ec) {
       spdlog::info("signal {}: shutting down", sig);
@@ -287,6 +296,7 @@ Status Daemon::start() {
     const FrameFaults::Settings s{config_.test.drop_frames, config_.test.duplicate_frames,
                                   config_.test.delay_frames_ms};
     transport_.set_frame_faults(s);
+    membership_.set_heartbeat_drop(s.drop);
     spdlog::warn("TEST HOOKS ON (test.* config keys): clients may inject frame faults; "
                  "node-to-node frames now: {}. Never on a production cluster.",
                  s.text());
@@ -400,6 +410,7 @@ void Daemon::on_frame_faults(const ConnectionPtr& conn, const FrameFaultsRequest
     return conn->send(FrameFaultsReply{false, why});
   }
   transport_.set_frame_faults(s);
+  membership_.set_heartbeat_drop(s.drop);
   spdlog::warn("TEST HOOK: frame faults now {} (set by client {})", s.text(), conn->describe());
   conn->send(FrameFaultsReply{true, s.text()});
 }

@@ -15,6 +15,7 @@ add_library(drift_node
   log.cc
   machine/machine_stats.cc
   membership/membership_service.cc
+  membership/heartbeat_beacon.cc
   net/peer_connection.cc
   tasks/task_host.cc
   tasks/task_host_worker.cc

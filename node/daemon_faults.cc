@@ -101,7 +101,12 @@ void Daemon::on_transition(const MemberTransition& t) {
     if (t.to == MemberState::kDead) ++counters_.deaths_declared;
   }
   if (t.node_id == config_.node_id) {
-    if (t.from == MemberState::kDead) fence("the cluster declared this node dead");
+    if (t.from == MemberState::kDead) {
+      ++counters_.fences;
+      fence("the cluster declared this node dead");
+    } else if (t.from != MemberState::kAlive) {
+      ++counters_.refutations;
+    }
     return;
   }
   if (t.to == MemberState::kAlive) {

@@ -69,11 +69,15 @@ struct Heartbeat {
   LoadIndex load;
   NodeCounters counters;
   std::vector<MemberInfo> gossip;  // a bounded rotating slice of the sender's member table
+  // Lifeguard (node/membership/local_health.h): the sender's health score (0 = healthy), and the
+  // members its own failure detector suspects now (at most 16).
+  std::uint8_t health = 0;
+  std::vector<std::uint32_t> suspects;
 
   friend bool operator==(const Heartbeat&, const Heartbeat&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(from, incarnation, sequence, load, counters, gossip);
+    ar(from, incarnation, sequence, load, counters, gossip, health, suspects);
   }
 };
 

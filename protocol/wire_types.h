@@ -75,12 +75,20 @@ struct NodeCounters {
   std::uint64_t balance_moves = 0;     // tasks sent away by the balancer
   std::uint64_t suspicions = 0;        // times this node began to suspect another node
   std::uint64_t deaths_declared = 0;   // times this node saw another node become dead
+  std::uint64_t refutations = 0;       // times this node refuted a suspicion of itself
+  std::uint64_t fences = 0;            // times this node was declared dead and fenced
+  std::uint64_t heartbeats_received = 0;
+  std::uint64_t late_heartbeats = 0;   // ... that came more than 2 intervals after the previous
+  std::uint64_t longest_gap_ms = 0;    // the longest time between two heartbeats of one peer
+  std::uint64_t longest_stall_ms = 0;  // the longest our network thread did not run a round
 
   friend bool operator==(const NodeCounters&, const NodeCounters&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(migrations_out, migrations_in, bytes_moved, messages_forwarded, location_updates,
-       heartbeat_bytes, balance_bytes, balance_rounds, balance_moves, suspicions, deaths_declared);
+       heartbeat_bytes, balance_bytes, balance_rounds, balance_moves, suspicions, deaths_declared,
+       refutations, fences, heartbeats_received, late_heartbeats, longest_gap_ms,
+       longest_stall_ms);
   }
 };
 

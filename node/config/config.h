@@ -41,6 +41,9 @@ struct NodeConfig {
   double phi_threshold = 8.0;
   std::chrono::milliseconds min_std_dev{50}, acceptable_pause{150}, suspect_timeout{400};
   std::uint32_t probe_helpers = 3;  // members asked to probe a suspect; 0 = no indirect probes
+  // Lifeguard: with no other member confirming a suspicion, it lasts up to this long (0 = three
+  // times suspect_timeout); the heartbeat thread stops when the network thread hangs this long.
+  std::chrono::milliseconds suspect_timeout_max{0}, hang_timeout{30000};
   std::uint32_t max_frame_bytes = 8u << 20;
   std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
   std::string log_level = "info";

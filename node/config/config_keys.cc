@@ -60,6 +60,13 @@ std::vector<KeySpec> key_specs() {
       {"membership.probe_helpers", "N",
        "members asked to probe a suspect before it is declared dead; 0 = none" +
            dflt(std::to_string(d.probe_helpers))},
+      {"membership.suspect_timeout_max_ms", "MS",
+       "how long a suspicion no other member confirms lasts before death; it falls to "
+       "suspect_timeout_ms as others confirm; 0 = 3 x suspect_timeout_ms" +
+           dflt(millis_text(d.suspect_timeout_max))},
+      {"membership.hang_timeout_ms", "MS",
+       "the heartbeat thread stops beating when the network thread has not run this long, so "
+       "a hung daemon is declared dead" + dflt(millis_text(d.hang_timeout))},
       {"checkpoint.every_steps", "N",
        "jobs rooted here checkpoint every N steps, 0 = not by steps" +
            dflt(std::to_string(d.checkpoint.every_steps))},

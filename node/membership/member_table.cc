@@ -1,7 +1,10 @@
 #include "node/membership/member_table.h"
 
+#include "node/membership/local_health.h"
+
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace drift {
 
@@ -28,6 +31,11 @@ bool contains(const std::vector<MemberInfo>& infos, std::uint32_t id) {
 
 MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
                          std::chrono::milliseconds suspect_timeout, std::size_t group_size)
+    : MemberTable(std::move(self), detector,
+                  SuspectTimeout{suspect_timeout, suspect_timeout, 0, 1, 1}, group_size) {}
+
+MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
+                         SuspectTimeout suspect_timeout, std::size_t group_size)
     : self_id_(self.node_id),
       detector_params_(detector),
       suspect_timeout_(suspect_timeout),
@@ -92,7 +100,7 @@ MemberTransition MemberTable::change(Member& m, MemberState to, std::uint64_t in
   const MemberTransition t{m.info.node_id, m.info.state, to, incarnation};
   m.info.state = to;
   m.info.incarnation = incarnation;
-  if (to == MemberState::kSuspect) m.suspect_since = now;
+  if (to == MemberState::kSuspect) m.suspect_since = now, m.confirmations.clear();
   if (to == MemberState::kDead) {
     m.detector.reset();
     m.dead_incarnation = std::max(m.dead_incarnation.value_or(0), incarnation);
@@ -173,7 +181,7 @@ std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bo
   if (state == MemberState::kAlive && m.detector->suspicious(now)) {
     return change(m, MemberState::kSuspect, m.info.incarnation, now);
   }
-  if (state == MemberState::kSuspect && quorum && now - m.suspect_since >= suspect_timeout_) {
+  if (state == MemberState::kSuspect && quorum && now - m.suspect_since >= suspect_deadline(m)) {
     return change(m, MemberState::kDead, m.info.incarnation, now);
   }
   return std::nullopt;
@@ -185,7 +193,67 @@ bool MemberTable::vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePo
   Member& m = it->second;
   if (m.info.state != MemberState::kSuspect || incarnation < m.info.incarnation) return false;
   m.suspect_since = now;
+  m.confirmations.clear();
   return true;
+}
+
+void MemberTable::peer_view(std::uint32_t from, int health,
+                            const std::vector<std::uint32_t>& suspects) {
+  const auto it = members_.find(from);
+  if (from == self_id_ || it == members_.end() || it->second.info.state == MemberState::kDead) {
+    return;
+  }
+  it->second.health = std::max(0, health);
+  for (std::uint32_t id : suspects) {
+    auto s = members_.find(id);
+    if (id == from || s == members_.end() || s->second.info.state != MemberState::kSuspect) continue;
+    s->second.confirmations.insert(from);
+  }
+}
+
+std::vector<std::uint32_t> MemberTable::own_suspects(std::size_t max) const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [id, m] : members_) {
+    if (out.size() < max && m.monitored() && m.info.state == MemberState::kSuspect) {
+      out.push_back(id);
+    }
+  }
+  return out;
+}
+
+std::chrono::milliseconds MemberTable::suspect_deadline(const Member& m) const {
+  const auto base = suspicion_timeout(suspect_timeout_.min, suspect_timeout_.max,
+                                      m.confirmations.size(),
+                                      expected_confirmations(m.info.node_id));
+  const double peer = std::min(1.0 + m.health, suspect_timeout_.peer_stretch);
+  const double own = std::min(1.0 + own_health_, suspect_timeout_.own_stretch);
+  return std::chrono::milliseconds(
+      std::llround(static_cast<double>(base.count()) * std::max(1.0, peer) * std::max(1.0, own)));
+}
+
+// How many members of our local group also watch `suspect` (it is in their local group too),
+// at most SuspectTimeout::confirmations: the confirmations that can come.
+std::size_t MemberTable::expected_confirmations(std::uint32_t suspect) const {
+  std::vector<std::uint32_t> ring;  // as local_group() builds it
+  for (const auto& [id, m] : members_) {
+    if (id == self_id_ || m.info.state != MemberState::kDead) ring.push_back(id);
+  }
+  const std::size_t n = ring.size();
+  const std::size_t per_side = (group_size_ + 1) / 2;
+  const auto pos = [&](std::uint32_t id) {
+    return static_cast<std::size_t>(std::lower_bound(ring.begin(), ring.end(), id) - ring.begin());
+  };
+  const std::size_t at = pos(suspect);
+  std::size_t count = 0;
+  for (std::uint32_t peer : local_group(group_size_)) {
+    const auto it = members_.find(peer);
+    if (peer == suspect || it == members_.end() || it->second.info.state != MemberState::kAlive) {
+      continue;
+    }
+    const std::size_t d = (pos(peer) + n - at) % n;
+    if (n - 1 <= 2 * per_side || std::min(d, n - d) <= per_side) ++count;
+  }
+  return std::min(count, suspect_timeout_.confirmations);
 }
 
 void MemberTable::resume_after_pause(TimePoint now) {

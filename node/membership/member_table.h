@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "node/membership/phi_accrual_detector.h"
@@ -30,6 +31,10 @@ struct Member {
   // speaks again (is_stale), even after a higher incarnation revived the member.
   std::optional<std::uint64_t> dead_incarnation;
   std::uint32_t gossip_rounds_left = 0;  // > 0: a recent change, sent before the rotating slice
+  // Lifeguard (local_health.h): the health score it last sent, and the other members whose own
+  // detectors suspect it too, since its current suspicion began.
+  int health = 0;
+  std::set<std::uint32_t> confirmations;
 
   bool monitored() const { return detector.has_value(); }
 };
@@ -51,7 +56,21 @@ class MemberTable {
  public:
   using TimePoint = std::chrono::steady_clock::time_point;
 
+  // How long a suspect has before it is declared dead (Lifeguard, docs/architecture.md §5.2):
+  // `max` with no other member confirming the suspicion, falling to `min` once `confirmations`
+  // do; stretched by the suspect's own health score (at most `peer_stretch` times) and by ours.
+  struct SuspectTimeout {
+    std::chrono::milliseconds min{400};
+    std::chrono::milliseconds max{400};
+    std::size_t confirmations = 3;
+    double peer_stretch = 3;
+    double own_stretch = 4;
+  };
+
   // group_size: how many neighbours we monitor and heartbeat (see local_group).
+  MemberTable(MemberInfo self, PhiAccrualDetector::Params detector, SuspectTimeout suspect_timeout,
+              std::size_t group_size = 8);
+  // The plain timeout of earlier versions and of tests: min = max, no stretching.
   MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
               std::chrono::milliseconds suspect_timeout, std::size_t group_size = 8);
 
@@ -88,6 +107,16 @@ class MemberTable {
   // someone just now, so its suspicion starts over (it is not declared dead at the old deadline).
   // True if that changed anything.
   bool vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now);
+
+  // What member `from` says in its heartbeat: its health score, and which members its own detector
+  // suspects now (each a confirmation of our suspicion of it).
+  void peer_view(std::uint32_t from, int health, const std::vector<std::uint32_t>& suspects);
+  // Our own health score (local_health.h): our patience with the others stretches with it.
+  void set_own_health(int score) { own_health_ = score; }
+  // The members our own detector suspects now (sent on our heartbeats), at most `max`.
+  std::vector<std::uint32_t> own_suspects(std::size_t max) const;
+  // The time `m`, suspect now, has from its suspicion until it is declared dead.
+  std::chrono::milliseconds suspect_deadline(const Member& m) const;
 
   // Our own event loop did not run for a while (SIGSTOP, an overloaded machine): the silence we
   // measured is ours, not theirs. Restarts every detector and suspicion clock from `now`.
@@ -136,7 +165,9 @@ class MemberTable {
 
   std::uint32_t self_id_;
   PhiAccrualDetector::Params detector_params_;
-  std::chrono::milliseconds suspect_timeout_;
+  std::size_t expected_confirmations(std::uint32_t suspect) const;
+  SuspectTimeout suspect_timeout_;
+  int own_health_ = 0;
   bool had_quorum_ = true;  // at the last tick
   std::size_t group_size_;
   std::uint64_t identity_since_;  // our incarnation when this process started or last fenced

@@ -11,23 +11,29 @@ using Clock = std::chrono::steady_clock;
 }
 
 MembershipService::MembershipService(asio::io_context& io, Transport& transport,
-                                     MemberTable& table, Params params, LoadSource load)
+                                     MemberTable& table, Params params,
+                                     const HandshakeParams& handshake, LoadSource load)
     : io_(io),
       transport_(transport),
       table_(table),
       params_(params),
       load_(std::move(load)),
       timer_(io),
-      probes_(table.self().node_id, params.probes) {}
+      probes_(table.self().node_id, params.probes),
+      beacon_(HeartbeatBeacon::Params{params.heartbeat_interval, params.hang_timeout,
+                                      params.reconnect_max, handshake}),
+      health_(LocalHealth::Params{params.heartbeat_interval, 8, 10}) {}
 
 void MembershipService::start(const std::vector<Endpoint>& seeds) {
   for (const auto& seed : seeds) transport_.connect_seed(seed);
+  beacon_.start();
   arm();
 }
 
 void MembershipService::stop() {
   stopped_ = true;
   timer_.cancel();
+  beacon_.stop();
 }
 
 void MembershipService::arm() {
@@ -40,13 +46,27 @@ void MembershipService::arm() {
 }
 
 void MembershipService::round() {
+  using std::chrono::milliseconds;
   auto now = Clock::now();
-  if (last_round_ && now - *last_round_ > params_.own_pause) {
-    // The silence we would measure now is ours: judge the others from now on instead.
-    spdlog::info("our event loop stalled for {} ms: failure detection restarts from now",
-                 std::chrono::duration_cast<std::chrono::milliseconds>(now - *last_round_).count());
-    table_.resume_after_pause(now);
+  milliseconds late{0};
+  if (last_round_) {
+    const auto gap = std::chrono::duration_cast<milliseconds>(now - *last_round_);
+    late = std::max(milliseconds(0), gap - params_.heartbeat_interval);
+    if (counters_out_) {
+      counters_out_->longest_stall_ms =
+          std::max<std::uint64_t>(counters_out_->longest_stall_ms, gap.count());
+    }
+    if (now - *last_round_ > params_.own_pause) {
+      // The silence we would measure now is ours: judge the others from now on instead.
+      spdlog::info("our event loop stalled for {} ms (health {}): failure detection restarts "
+                   "from now; the heartbeat thread went on beating",
+                   gap.count(), health_.score());
+      table_.resume_after_pause(now);
+    }
   }
+  // Lifeguard: our rounds and the heartbeat thread's timer on time, or not.
+  health_.round(std::max(late, beacon_.take_lateness()));
+  table_.set_own_health(health_.score());
   last_round_ = now;
   const LoadIndex load = load_();  // reads /proc and sums the meter: once per round
   table_.set_self_load(load);
@@ -55,21 +75,33 @@ void MembershipService::round() {
   send_heartbeats();
 }
 
+// Hands the heartbeat thread what to send until the next round (it numbers each beat).
 void MembershipService::send_heartbeats() {
   Heartbeat hb;
   hb.from = table_.self().node_id;
   hb.incarnation = table_.self().incarnation;
-  hb.sequence = ++sequence_;
   hb.load = table_.find(hb.from)->load;
   if (counters_) hb.counters = counters_();
   hb.gossip = table_.gossip(params_.gossip_entries);
-  Frame frame = make_frame(encode(WireMessage(hb)));
+  hb.health = static_cast<std::uint8_t>(health_.score());
+  hb.suspects = table_.own_suspects(kMaxSuspectsSent);
+  std::vector<HeartbeatBeacon::Target> group;
   for (std::uint32_t id : table_.local_group(params_.group_size)) {
-    if (auto address = address_of(id)) {
-      transport_.send(id, *address, frame);
-      if (sent_) sent_(frame.size());
-    }
+    if (auto address = address_of(id)) group.push_back({id, *address});
   }
+  beacon_.update(std::move(hb), std::move(group), transport_.hello());
+  if (counters_out_) counters_out_->heartbeat_bytes = beacon_.bytes_sent() + tombstone_bytes_;
+}
+
+void MembershipService::note_arrival(std::uint32_t from, Clock::time_point now) {
+  auto [it, first] = last_heard_.try_emplace(from, now);
+  if (!counters_out_) return;
+  ++counters_out_->heartbeats_received;
+  if (first) return;
+  const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->second);
+  it->second = now;
+  counters_out_->longest_gap_ms = std::max<std::uint64_t>(counters_out_->longest_gap_ms, gap.count());
+  if (gap > 2 * params_.heartbeat_interval) ++counters_out_->late_heartbeats;
 }
 
 void MembershipService::send_probes(Clock::time_point now) {
@@ -149,6 +181,7 @@ void MembershipService::send_tombstone(std::uint32_t node_id, std::uint64_t dead
   hb.gossip = {table_.self(), tombstone};
   spdlog::info("telling node {} that it was declared dead at incarnation {}", node_id,
                dead_incarnation);
+  tombstone_bytes_ += encode(WireMessage(hb)).size() + kFrameHeaderSize;
   send_to(node_id, hb);
 }
 
@@ -168,7 +201,11 @@ void MembershipService::on_peer_hello(const Hello& hello) {
 
 void MembershipService::on_heartbeat(const Heartbeat& hb) {
   auto now = Clock::now();
+  note_arrival(hb.from, now);
   publish(table_.heartbeat(hb.from, hb.incarnation, hb.load, now));
+  if (hb.suspects.size() <= kMaxSuspectsSent && !table_.is_stale(hb.from, hb.incarnation)) {
+    table_.peer_view(hb.from, hb.health, hb.suspects);
+  }
   for (const auto& info : hb.gossip) publish(table_.merge(info, now));
 }
 
@@ -180,6 +217,7 @@ void MembershipService::publish(const std::vector<MemberTransition>& transitions
     if (t.node_id == self) {
       transport_.set_incarnation(t.incarnation);
       new_self = true;
+      if (t.from == MemberState::kSuspect) health_.refuted();
     } else if (t.to == MemberState::kDead) {
       transport_.forget(t.node_id);
     } else if (t.from == MemberState::kDead && !t.joined) {
@@ -191,7 +229,10 @@ void MembershipService::publish(const std::vector<MemberTransition>& transitions
     for (const auto& s : subscribers_) s(t);
   }
   // Subscribers have fenced if they had to: tell the group our new incarnation at once.
-  if (new_self && !stopped_) send_heartbeats();
+  if (new_self && !stopped_) {
+    send_heartbeats();
+    beacon_.beat_now();
+  }
 }
 
 void MembershipService::log(const MemberTransition& t) const {

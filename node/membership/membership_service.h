@@ -1,5 +1,6 @@
-// Runs the membership protocol on the network thread (docs/architecture.md §5): joins through seeds, sends a
-// heartbeat with our load index and a gossip slice to the local group every interval, feeds
+// Runs the membership protocol on the network thread (docs/architecture.md §5): joins through seeds,
+// has the heartbeat thread (heartbeat_beacon.h) send a heartbeat with our load index, our health
+// and a gossip slice to the local group every interval, feeds
 // received heartbeats and gossip to the MemberTable, advances failure detection, and reports every
 // state change (alive / suspect / dead) to its subscribers. Traffic per node is O(group size).
 // Before a suspect is declared dead it is probed indirectly through other members (IndirectProbes
@@ -16,9 +17,11 @@
 #include <optional>
 #include <vector>
 
-#include "node/net/endpoint.h"
+#include "node/membership/heartbeat_beacon.h"
 #include "node/membership/indirect_probes.h"
+#include "node/membership/local_health.h"
 #include "node/membership/member_table.h"
+#include "node/net/endpoint.h"
 #include "node/net/transport.h"
 
 namespace drift {
@@ -34,20 +37,27 @@ class MembershipService {
     std::chrono::milliseconds heard_recently{200};
     // A round later than this after the previous one means our own loop stalled.
     std::chrono::milliseconds own_pause{300};
+    // The heartbeat thread falls silent when our network thread has not run for this long.
+    std::chrono::milliseconds hang_timeout{30000};
+    std::chrono::milliseconds reconnect_max{5000};
   };
   using LoadSource = std::function<LoadIndex()>;
   using TransitionHandler = std::function<void(const MemberTransition&)>;
 
   MembershipService(asio::io_context& io, Transport& transport, MemberTable& table, Params params,
-                    LoadSource load);
+                    const HandshakeParams& handshake, LoadSource load);
 
   void start(const std::vector<Endpoint>& seeds);
   void stop();
+  // Where the heartbeat figures go (heartbeat_bytes, heartbeats_received, late_heartbeats,
+  // longest_gap_ms, longest_stall_ms); the daemon's counters, read on this thread.
+  void count_into(NodeCounters& counters) { counters_out_ = &counters; }
+  // TESTING ONLY (frame_faults.h): drop this fraction of our heartbeats.
+  void set_heartbeat_drop(double fraction) { beacon_.set_drop(fraction); }
+  int health() const { return health_.score(); }
   void subscribe(TransitionHandler h) { subscribers_.push_back(std::move(h)); }
   // What the heartbeats report of this node's migration work (driftctl status).
   void report_counters(std::function<NodeCounters()> source) { counters_ = std::move(source); }
-  // Told the bytes of every heartbeat frame sent (for the per-node traffic figures).
-  void count_sent(std::function<void(std::size_t)> sink) { sent_ = std::move(sink); }
 
   // A node completed a handshake with us: it exists, at that incarnation and address.
   void on_peer_hello(const Hello& hello);
@@ -67,6 +77,8 @@ class MembershipService {
   void arm();
   void round();
   void send_heartbeats();
+  void note_arrival(std::uint32_t from, std::chrono::steady_clock::time_point now);
+  static constexpr std::size_t kMaxSuspectsSent = 16;
   void send_probes(std::chrono::steady_clock::time_point now);
   void send_to(std::uint32_t node_id, const WireMessage& msg);
   void send_tombstone(std::uint32_t node_id, std::uint64_t dead_incarnation);
@@ -86,7 +98,11 @@ class MembershipService {
   bool stopped_ = false;
   std::vector<TransitionHandler> subscribers_;
   std::function<NodeCounters()> counters_;
-  std::function<void(std::size_t)> sent_;
+  NodeCounters* counters_out_ = nullptr;
+  std::uint64_t tombstone_bytes_ = 0;
+  HeartbeatBeacon beacon_;
+  LocalHealth health_;
+  std::map<std::uint32_t, std::chrono::steady_clock::time_point> last_heard_;
 };
 
 }  // namespace drift

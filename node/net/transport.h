@@ -54,6 +54,8 @@ class Transport : private ConnectionListener {
   // Our incarnation changed (a refutation or a fence): connections made from now on present it.
   void set_incarnation(std::uint64_t incarnation) { self_.incarnation = incarnation; }
   std::uint64_t incarnation() const { return self_.incarnation; }
+  // The Hello this node presents (the heartbeat thread's connections present it too).
+  const Hello& hello() const { return self_; }
   // After a fence: closes every connection to or from a node (and any not yet authenticated,
   // which may carry our old Hello) and drops what was queued for nodes; client connections stay.
   // Later sends dial again and present the current Hello. Returns how many were closed.

@@ -60,8 +60,9 @@ def build_baseline():
 class Cluster:
     """N daemons of one build, started with that build's own driftctl."""
 
-    def __init__(self, build, nodes, port, extra=()):
+    def __init__(self, build, nodes, port, extra=(), env=None):
         self.ctl = os.path.join(build, "bin", "driftctl")
+        self.env = env  # driftctl's environment (e.g. DRIFT_APPS_PATH, as the daemons' apps path)
         self.dir = tempfile.mkdtemp(prefix="drift-wbench-")
         self.port = port
         args = [self.ctl, "local", "up", "--nodes", str(nodes), "--base-port", str(port),
@@ -76,7 +77,7 @@ class Cluster:
         cmd = [self.ctl, "--node", f"127.0.0.1:{self.port}", "--secret-file",
                os.path.join(self.dir, "secret"), "run", *args, "--json"]
         started = time.monotonic()
-        r = subprocess.run(cmd, text=True, capture_output=True, timeout=timeout)
+        r = subprocess.run(cmd, text=True, capture_output=True, timeout=timeout, env=self.env)
         elapsed = time.monotonic() - started
         if r.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)}: {r.stderr.strip()}")
@@ -135,7 +136,8 @@ def distribution(port, size_mb, repeats):
     os.chmod(appdir, 0o755)
     installed = os.path.join(appdir, "wave5m")
     padded_copy(wave, installed, size_mb << 20)
-    c = Cluster(BUILD, 4, port, extra=[f"worker.apps_path={appdir}"])
+    c = Cluster(BUILD, 4, port, extra=[f"worker.apps_path={appdir}"],
+                env=dict(os.environ, DRIFT_APPS_PATH=appdir))
     job = ["--tasks", "4", "--steps", "1", "--points", "4000"]
     first, cached, named = [], [], []
     try:

@@ -89,11 +89,25 @@ TEST(FaultLineParserTest, Every) {
   EXPECT_EQ(error_of("every 1s drop 0.1"), "'every' repeats kill, stop or partition, not drop");
 }
 
+TEST(FaultLineParserTest, ReadsHogAndMigrate) {
+  auto e = parsed("at 4s hog 2 for 5s");
+  EXPECT_EQ(e.action.kind, FaultKind::kHog);
+  EXPECT_EQ(e.action.target.node, 2);
+  EXPECT_DOUBLE_EQ(e.action.duration_s, 5);
+  e = parsed("at step 30 migrate 7 to root");
+  EXPECT_EQ(e.action.kind, FaultKind::kMigrate);
+  EXPECT_EQ(e.action.task, 7u);
+  EXPECT_EQ(e.action.target.kind, NodeRef::Kind::kRoot);
+}
+
 TEST(FaultLineParserTest, ErrorsNameTheBadWord) {
   EXPECT_EQ(error_of("when 2s kill 1"), "'when': a fault line starts with 'at' or 'every'");
   EXPECT_EQ(error_of("at 2s explode 1"),
             "unknown action 'explode' (expected kill, stop, cont, restart, partition, drop, "
-            "delay or duplicate)");
+            "delay, duplicate, hog or migrate)");
+  EXPECT_EQ(error_of("at 2s migrate x to 1"), "migrate 'x': expected a task index (0, 1, ...)");
+  EXPECT_EQ(error_of("at 2s migrate 0 into 1"), "migrate 0 'into': expected 'to N'");
+  EXPECT_EQ(error_of("at 2s migrate 0 to 9"), "node '9': the cluster has nodes 1..5");
   EXPECT_EQ(error_of("at 2s kill"),
             "missing the node to kill (N, root, random or worker) at the end of the line");
   EXPECT_EQ(error_of("at 2s kill 9"), "node '9': the cluster has nodes 1..5");

@@ -64,6 +64,16 @@ TEST(FaultScenarioParserTest, ReadsEverySection) {
   EXPECT_TRUE(s->base_config.ends_with("conf/local.conf")) << s->base_config;
 }
 
+TEST(FaultScenarioParserTest, ReadsCpuQuotas) {
+  auto s = parse_fault_scenario(
+      "[cluster]\nnodes = 3\ncpu = 0.5\ncpu = 2:0.1\ncpu_period = 20ms\n[job]\napp = heat2d\n"
+      "tasks = 2\n",
+      "f.scn");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->cpu_cores, (std::map<int, double>{{1, 0.5}, {2, 0.1}, {3, 0.5}}));
+  EXPECT_EQ(s->cpu_period_us, 20000);
+}
+
 TEST(FaultScenarioParserTest, PartitionTurnsOnNamespaces) {
   auto s = parse_fault_scenario(
       "[cluster]\nnodes = 3\n[job]\napp = heat2d\ntasks = 2\n[faults]\nat 1s partition 1 | rest\n",
@@ -80,7 +90,14 @@ TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
             "conf/faults/x.scn:2: nodes = '0': expected a whole number 1..64");
   EXPECT_EQ(error_of("[cluster]\nnodez = 3\n"),
             "conf/faults/x.scn:2: unknown key 'nodez' in [cluster] (nodes, network, base_config, "
-            "set, cpu_hogs, duration)");
+            "set, cpu_hogs, duration, cpu, cpu_period)");
+  EXPECT_EQ(error_of("[cluster]\ncpu = 0.2\n"), "conf/faults/x.scn:2: cpu = '0.2': set nodes first");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\ncpu = 3:0.2\n"),
+            "conf/faults/x.scn:3: cpu = '3': expected a whole number 1..2");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\ncpu = 0\n"),
+            "conf/faults/x.scn:3: cpu = '0': expected CORES or K:CORES, cores from 0.01 to 1024");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\ncpu_period = 5s\n"),
+            "conf/faults/x.scn:3: cpu_period = '5s': must be from 1ms to 1s");
   EXPECT_EQ(error_of("[clutser]\n"),
             "conf/faults/x.scn:1: unknown section [clutser] (expected cluster, job, expect or "
             "faults)");

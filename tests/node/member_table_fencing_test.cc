@@ -4,15 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "node/membership/member_table.h"
+#include "tests/node/member_table_clock.h"
 
 namespace drift {
 namespace {
 
-using std::chrono::milliseconds;
-using TimePoint = MemberTable::TimePoint;
-using State = MemberState;
-
-const TimePoint kT0{std::chrono::hours(1)};
+using namespace member_table_test;
 const milliseconds kSuspectTimeout{500};
 
 MemberInfo info(std::uint32_t id, std::uint64_t incarnation = 1, State state = State::kAlive) {

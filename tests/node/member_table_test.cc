@@ -1,4 +1,5 @@
 #include "node/membership/member_table.h"
+#include "tests/node/member_table_clock.h"
 
 #include <gtest/gtest.h>
 
@@ -8,11 +9,7 @@
 namespace drift {
 namespace {
 
-using std::chrono::milliseconds;
-using TimePoint = MemberTable::TimePoint;
-using State = MemberState;
-
-const TimePoint kT0{std::chrono::hours(1)};
+using namespace member_table_test;
 const milliseconds kSuspectTimeout{500};
 
 MemberInfo info(std::uint32_t id, std::uint64_t incarnation = 1, State state = State::kAlive) {

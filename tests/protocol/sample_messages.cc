@@ -46,9 +46,11 @@ Heartbeat heartbeat() {
                    42,
                    123456789,
                    load(OwnerState::kDraining, 3.25),
-                   NodeCounters{1, 2, 3ULL << 33, 4, 5},
+                   NodeCounters{1, 2, 3ULL << 33, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17},
                    {member(1, MemberState::kAlive), member(2, MemberState::kSuspect),
-                    member(3, MemberState::kDead)}};
+                    member(3, MemberState::kDead)},
+                   3,
+                   {2, 0x80000001u}};
 }
 
 TaskMessage task_message() {

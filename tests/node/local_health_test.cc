@@ -1,0 +1,152 @@
+// Lifeguard's local health and dynamic suspicion (node/membership/local_health.h, member_table.h),
+// fed with timings recorded from daemons under CPU quotas.
+#include "node/membership/local_health.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "node/membership/member_table.h"
+#include "tests/node/member_table_clock.h"
+
+namespace drift {
+namespace {
+
+using namespace member_table_test;
+
+// Round lateness (ms) of node 3 in conf/faults/slow-bulk.scn before the heartbeat thread: at 0.2
+// core it took in a 100 MB state, and its log showed its first four stalls as gaps of 943, 919,
+// 1019 and 979 ms between rounds (100 ms due); on-time rounds between them.
+const std::vector<int> kSlowNodeLateness = {0, 843, 0, 0, 819, 0, 919, 0, 0, 0, 879};
+// An idle node: timers a few ms late at most.
+const std::vector<int> kIdleNodeLateness = {0, 1, 0, 2, 0, 4, 1, 0, 3, 0, 1, 2, 0, 0};
+
+TEST(LocalHealthTest, AnIdleNodeStaysHealthy) {
+  LocalHealth h({milliseconds(100), 8, 10});
+  for (int ms : kIdleNodeLateness) h.round(milliseconds(ms));
+  EXPECT_EQ(h.score(), 0);
+}
+
+TEST(LocalHealthTest, LateRoundsRaiseTheScoreAndCalmRoundsLowerIt) {
+  LocalHealth h({milliseconds(100), 8, 10});
+  for (int ms : kSlowNodeLateness) h.round(milliseconds(ms));
+  EXPECT_EQ(h.score(), 4);  // each stall more than half an interval late
+  for (int i = 0; i < 9; ++i) h.round(milliseconds(0));
+  EXPECT_EQ(h.score(), 4);
+  h.round(milliseconds(0));
+  EXPECT_EQ(h.score(), 3);  // ten calm rounds take one point off
+  for (int i = 0; i < 30; ++i) h.round(milliseconds(0));
+  EXPECT_EQ(h.score(), 0);
+}
+
+TEST(LocalHealthTest, RefutationsCountAndTheScoreIsCapped) {
+  LocalHealth h({milliseconds(100), 8, 10});
+  h.refuted();
+  EXPECT_EQ(h.score(), 1);
+  for (int i = 0; i < 20; ++i) h.round(milliseconds(500));
+  EXPECT_EQ(h.score(), 8);
+  h.round(milliseconds(50));  // exactly half an interval is on time
+  EXPECT_EQ(h.score(), 8);
+}
+
+TEST(SuspicionTimeoutTest, FallsFromMaxToMinAsConfirmationsArrive) {
+  const milliseconds min(400), max(1200);
+  EXPECT_EQ(suspicion_timeout(min, max, 0, 3), max);
+  const auto one = suspicion_timeout(min, max, 1, 3);
+  const auto two = suspicion_timeout(min, max, 2, 3);
+  EXPECT_LT(one, max);
+  EXPECT_LT(two, one);
+  EXPECT_GT(two, min);
+  EXPECT_EQ(suspicion_timeout(min, max, 3, 3), min);
+  EXPECT_EQ(suspicion_timeout(min, max, 7, 3), min);
+  EXPECT_EQ(one, milliseconds(800));  // log 2 / log 4 = half way
+}
+
+TEST(SuspicionTimeoutTest, NobodyToConfirmMeansTheMinimum) {
+  EXPECT_EQ(suspicion_timeout(milliseconds(400), milliseconds(1200), 0, 0), milliseconds(400));
+  EXPECT_EQ(suspicion_timeout(milliseconds(400), milliseconds(300), 0, 3), milliseconds(400));
+}
+
+MemberInfo info(std::uint32_t id) {
+  return {id, 1, "n" + std::to_string(id), "10.0.0." + std::to_string(id) + ":7400", State::kAlive};
+}
+
+// Members 1..n, all heard every 100 ms until `until`; then only `beating` go on.
+MemberTable lifeguard_ring(std::uint32_t n) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200), 3, 3, 4});
+  for (std::uint32_t id = 2; id <= n; ++id) t.merge(info(id), kT0);
+  for (int beat = 0; beat <= 20; ++beat) {
+    for (std::uint32_t id = 2; id <= n; ++id) t.heartbeat(id, 1, {}, kT0 + milliseconds(100 * beat));
+    t.tick(kT0 + milliseconds(100 * beat));
+  }
+  return t;
+}
+
+// Ticks every 10 ms from `from` while members other than `silent` beat; the time `silent` is
+// declared dead, or nullopt.
+std::optional<TimePoint> run_until_dead(MemberTable& t, std::uint32_t silent, std::uint32_t n,
+                                        TimePoint from, TimePoint to,
+                                        const std::vector<std::uint32_t>& confirmers = {}) {
+  for (TimePoint now = from; now <= to; now += milliseconds(10)) {
+    if ((now - kT0) % milliseconds(100) == milliseconds(0)) {
+      for (std::uint32_t id = 2; id <= n; ++id) {
+        if (id != silent) t.heartbeat(id, 1, {}, now);
+      }
+      if (t.find(silent)->info.state == State::kSuspect) {
+        for (std::uint32_t c : confirmers) t.peer_view(c, 0, {silent});
+      }
+    }
+    for (const auto& tr : t.tick(now)) {
+      if (tr.node_id == silent && tr.to == State::kDead) return now;
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(MemberTableLifeguardTest, ConfirmedSuspicionsEndAtTheMinimum) {
+  MemberTable t = lifeguard_ring(4);  // 2, 3 and 4 watch each other: 2 confirmations can come
+  const TimePoint start = kT0 + milliseconds(2010);
+  auto dead = run_until_dead(t, 4, 4, start, start + milliseconds(5000), {2, 3});
+  ASSERT_TRUE(dead);
+  MemberTable alone = lifeguard_ring(4);
+  auto unconfirmed = run_until_dead(alone, 4, 4, start, start + milliseconds(5000));
+  ASSERT_TRUE(unconfirmed);
+  // Unconfirmed, the suspicion lasts 1200 ms instead of 400.
+  EXPECT_NEAR(std::chrono::duration<double>(*unconfirmed - *dead).count(), 0.8, 0.05);
+}
+
+TEST(MemberTableLifeguardTest, ASlowPeersHealthStretchesItsTimeoutWithinTheCap) {
+  MemberTable t = lifeguard_ring(3);
+  t.find(3);
+  t.peer_view(3, 8, {});  // node 3 says it is as unhealthy as can be
+  const Member* m = t.find(3);
+  ASSERT_NE(m, nullptr);
+  // Expected confirmations: node 2 watches node 3 too; none came: the maximum, stretched 3 times.
+  EXPECT_EQ(t.suspect_deadline(*m), milliseconds(3600));
+  t.peer_view(3, 1, {});
+  EXPECT_EQ(t.suspect_deadline(*m), milliseconds(2400));
+  t.set_own_health(1);  // and we are slow ourselves
+  EXPECT_EQ(t.suspect_deadline(*m), milliseconds(4800));
+}
+
+TEST(MemberTableLifeguardTest, OnlyMembersThatAreAliveConfirmAndOnlyWhileSuspect) {
+  MemberTable t = lifeguard_ring(3);
+  t.peer_view(2, 0, {3});  // 3 is not suspect here: nothing to confirm
+  EXPECT_TRUE(t.find(3)->confirmations.empty());
+  t.peer_view(9, 0, {3});  // an unknown member
+  t.peer_view(3, 0, {3});  // about itself
+  EXPECT_TRUE(t.find(3)->confirmations.empty());
+}
+
+TEST(MemberTableLifeguardTest, OwnSuspectsAreThoseOurDetectorSuspects) {
+  MemberTable t = lifeguard_ring(3);
+  EXPECT_TRUE(t.own_suspects(16).empty());
+  run_until_dead(t, 3, 3, kT0 + milliseconds(2010), kT0 + milliseconds(2600));
+  ASSERT_EQ(t.find(3)->info.state, State::kSuspect);
+  EXPECT_EQ(t.own_suspects(16), std::vector<std::uint32_t>{3});
+  EXPECT_TRUE(t.own_suspects(0).empty());
+}
+
+}  // namespace
+}  // namespace drift
