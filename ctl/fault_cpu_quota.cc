@@ -65,6 +65,10 @@ Result<std::unique_ptr<CpuQuotas>> CpuQuotas::create(const std::map<int, double>
   auto hierarchy = cpu_hierarchy();
   if (!hierarchy) return hierarchy.status();
   const auto [base, v2] = *hierarchy;
+  if (v2) {
+    // The cpu controller must be handed down from the hierarchy's root to our group.
+    if (Status s = write_file(base / "cgroup.subtree_control", "+cpu"); !s) return s;
+  }
   const fs::path root = base / ("drift-fault-" + std::to_string(::getpid()));
   std::error_code ec;
   fs::create_directory(root, ec);
