@@ -1,6 +1,7 @@
 # Included from node/CMakeLists.txt: the daemon library and driftd.
 add_library(drift_node
   daemon.cc
+  daemon_params.cc
   daemon_dispatch.cc
   daemon_faults.cc
   balance/balancer_service.cc

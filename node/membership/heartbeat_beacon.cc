@@ -143,8 +143,7 @@ void HeartbeatBeacon::send_all() {
 
 void HeartbeatBeacon::dial(std::uint32_t node_id, Link& link) {
   std::error_code ec;
-  auto address = asio::ip::make_address(
-      link.address.host == "localhost" ? "127.0.0.1" : link.address.host, ec);
+  auto address = asio::ip::make_address(link.address.literal_host(), ec);
   link.backoff = link.backoff.count() == 0
                      ? params_.interval
                      : std::min(link.backoff * 2, params_.reconnect_max);

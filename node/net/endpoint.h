@@ -17,6 +17,9 @@ struct Endpoint {
   // "host:port", bracketing hosts that contain ':' (IPv6), so parse_endpoint(to_string())
   // round-trips.
   std::string to_string() const;
+  // The host as an IP literal to connect to or bind: "localhost" is 127.0.0.1 (names are not
+  // resolved here; anything else is returned as written).
+  std::string literal_host() const { return host == "localhost" ? "127.0.0.1" : host; }
   friend bool operator==(const Endpoint&, const Endpoint&) = default;
 };
 

@@ -17,7 +17,7 @@ Transport::Transport(asio::io_context& io, Params params, Hello self)
 
 Status Transport::listen(const Endpoint& at) {
   std::error_code ec;
-  auto address = asio::ip::make_address(at.host == "localhost" ? "127.0.0.1" : at.host, ec);
+  auto address = asio::ip::make_address(at.literal_host(), ec);
   if (ec) return Status::error("cannot listen on " + at.to_string() + ": " + ec.message());
   asio::ip::tcp::endpoint ep(address, at.port);
   acceptor_.open(ep.protocol(), ec);
@@ -149,8 +149,7 @@ void Transport::send_now(std::uint32_t node_id, const Endpoint& address, Frame f
 void Transport::dial(std::uint32_t node_id) {
   auto& link = links_[node_id];
   std::error_code ec;
-  auto address = asio::ip::make_address(
-      link.address.host == "localhost" ? "127.0.0.1" : link.address.host, ec);
+  auto address = asio::ip::make_address(link.address.literal_host(), ec);
   if (ec) {
     spdlog::warn("node {}: bad address {}: {}", node_id, link.address.to_string(), ec.message());
     return schedule_redial(node_id);

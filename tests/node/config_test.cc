@@ -29,6 +29,8 @@ const char* const kAllKeys[] = {"node.id",
                                 "membership.acceptable_pause_ms",
                                 "membership.suspect_timeout_ms",
                                 "membership.probe_helpers",
+                                "membership.suspect_timeout_max_ms",
+                                "membership.hang_timeout_ms",
                                 "net.max_frame_bytes",
                                 "net.reconnect_min_ms",
                                 "net.reconnect_max_ms",
@@ -302,6 +304,10 @@ TEST_F(ConfigTest, BadNumbers) {
            {"membership.heartbeat_ms = '-5'", at(6)});
   error_of(parse_file(std::string(kMinimal) + "[membership]\nprobe_helpers = 65\n"),
            {"membership.probe_helpers = '65'", at(6), "must be 0..64"});
+  error_of(parse_file(std::string(kMinimal) + "[membership]\nhang_timeout_ms = 0\n"),
+           {"membership.hang_timeout_ms = '0'", at(6)});
+  error_of(parse_file(std::string(kMinimal) + "[membership]\nsuspect_timeout_max_ms = soon\n"),
+           {"membership.suspect_timeout_max_ms = 'soon'", at(6)});
   error_of(parse_file(kMinimal, {"--node.id=4294967296"}),
            {"node.id = '4294967296' (command line)", "1..4294967295"});
   error_of(parse_file(kMinimal, {"--node.capacity=-1"}), {"node.capacity = '-1'", ">= 0"});

@@ -1,0 +1,163 @@
+// The daemon's set-up from its configuration (daemon_params.h).
+#include "node/daemon_params.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "node/machine/emulated_compute.h"
+#include "node/machine/external_load.h"
+#include "node/machine/machine_stats.h"
+
+namespace drift::daemon_setup {
+
+std::uint64_t new_incarnation() {
+  // Grows at every start (docs/architecture.md §1): microseconds of wall-clock time.
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
+}
+
+std::uint32_t worker_count(std::uint32_t configured) {
+  if (configured > 0) return configured;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+Hello self_hello(const NodeConfig& c, std::uint64_t incarnation) {
+  Hello h;
+  h.cluster = c.cluster_name;
+  h.protocol_version = kProtocolVersion;
+  h.role = PeerRole::kNode;
+  h.node_id = c.node_id;
+  h.incarnation = incarnation;
+  h.name = c.name;
+  h.listen_address = Endpoint{c.address, c.port}.to_string();
+  return h;
+}
+
+MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation) {
+  return MemberInfo{c.node_id, incarnation, c.name, Endpoint{c.address, c.port}.to_string(),
+                    MemberState::kAlive, c.arch()};
+}
+
+Transport::Params transport_params(const NodeConfig& c) {
+  Transport::Params p;
+  p.handshake.cluster = c.cluster_name;
+  p.handshake.secret = c.secret;
+  p.handshake.max_frame_bytes = c.max_frame_bytes;
+  p.reconnect_min = c.reconnect_min;
+  p.reconnect_max = c.reconnect_max;
+  return p;
+}
+
+std::uint32_t core_count() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// Tasks computing side by side: each worker is one emulated CPU; a real machine has no more
+// than its cores.
+double parallelism(const NodeConfig& c, const Emulator& emulator) {
+  const std::uint32_t workers = worker_count(c.workers);
+  return emulator.enabled() ? workers : std::min(workers, core_count());
+}
+
+// Runnable processes per core that are not drift's: the emulated schedule, or the machine's load
+// average minus our own runnable threads and our workers' (10 emulated daemons on one machine must
+// not see each other's CPU as owner load).
+double external_load_now(const Emulator& emulator, double now_s,
+                         const std::vector<int>& workers) {
+  if (emulator.enabled()) return emulator.external_load(now_s);
+  return external_load_per_core(read_load_average(), count_own_runnable_threads(workers),
+                                core_count());
+}
+
+// The unloaded capacity used in static mode and until the first measurement: node.capacity,
+// else a benchmark of one core — through the emulated compute path when emulating, so it
+// measures the emulated speed; measure_capacity() counts millions of stencil cells per second,
+// heat2d's work unit — normalised for the external load it ran under, times the parallelism.
+double static_capacity(const NodeConfig& c, const Emulator& emulator) {
+  if (c.capacity > 0) return c.capacity;
+  const double one_core =
+      emulator.enabled() ? emulated_benchmark(emulator) : measure_capacity() * 1e6;
+  return one_core * (1 + external_load_now(emulator, 0)) * parallelism(c, emulator);
+}
+
+LoadMeter::Params meter_params(const NodeConfig& c, const Emulator& emulator,
+                               double static_estimate) {
+  LoadMeter::Params p;
+  p.homogeneous = c.balance.strategy == BalanceStrategy::kHomogeneous;
+  p.capacity = c.balance.capacity;
+  p.sensing = c.balance.sensing;
+  p.ewma = c.balance.capacity_ewma;
+  p.static_capacity = static_estimate;
+  p.parallelism = parallelism(c, emulator);
+  return p;
+}
+
+PhiAccrualDetector::Params detector_params(const NodeConfig& c) {
+  PhiAccrualDetector::Params p;
+  p.threshold = c.phi_threshold;
+  p.min_std_dev = c.min_std_dev;
+  p.acceptable_pause = c.acceptable_pause;
+  p.first_interval = c.heartbeat_interval;
+  return p;
+}
+
+// Indirect probes start one heartbeat into a suspicion and repeat three times per suspect
+// timeout, so a positive answer can arrive before the deadline; a helper answers from its own
+// heartbeats if it heard the suspect within two intervals; a round later than a heartbeat plus
+// the acceptable pause means our own loop stalled.
+MembershipService::Params membership_params(const NodeConfig& c) {
+  MembershipService::Params p;
+  p.heartbeat_interval = c.heartbeat_interval;
+  p.group_size = c.group_size;
+  p.gossip_entries = 8;
+  p.probes.helpers = c.probe_helpers;
+  p.probes.first_after = c.heartbeat_interval;
+  p.probes.every = std::max(c.heartbeat_interval, c.suspect_timeout / 3);
+  p.heard_recently = 2 * c.heartbeat_interval;
+  p.own_pause = c.heartbeat_interval + c.acceptable_pause;
+  p.hang_timeout = c.hang_timeout;
+  p.reconnect_max = c.reconnect_max;
+  return p;
+}
+
+// Lifeguard (docs/architecture.md §5.2): up to three other members confirm a suspicion; a slow
+// peer's own health stretches our patience with it at most 3 times, ours at most 4 times.
+MemberTable::SuspectTimeout suspect_timeout(const NodeConfig& c) {
+  const auto max = c.suspect_timeout_max.count() > 0 ? c.suspect_timeout_max : 3 * c.suspect_timeout;
+  return {c.suspect_timeout, std::max(max, c.suspect_timeout), 3, 3, 4};
+}
+
+TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator,
+                                  const Containment& containment) {
+  TaskHost::Params p;
+  // A checkpoint a worker reports cannot be larger than the memory it may use.
+  p.max_state = containment.memory_limit > 0 ? containment.memory_limit : std::uint64_t{1} << 36;
+  p.ready_within = c.worker.query_timeout;
+  p.threads = worker_count(c.workers);
+  p.inline_us = c.inline_handler_us;
+  p.max_frame = c.max_frame_bytes;
+  p.piece_bytes = c.chunk_bytes;
+  p.launcher = c.worker.launcher;
+  p.stop_grace = c.worker.stop_grace;
+  p.emulator = &emulator;
+  p.node = c.node_id;
+  return p;
+}
+
+BalancerService::Params balancer_params(const NodeConfig& c) {
+  BalancerService::Params p;
+  p.planner.strategy = c.balance.strategy;
+  p.planner.eff_min = c.balance.eff_min;
+  p.planner.hysteresis = c.balance.hysteresis;
+  p.planner.locality_weight = c.balance.locality_weight;
+  p.planner.max_moves = c.balance.max_moves;
+  p.period = c.balance.period;
+  p.group_size = c.group_size;
+  return p;
+}
+
+
+}  // namespace drift::daemon_setup
