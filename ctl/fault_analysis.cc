@@ -92,6 +92,12 @@ std::string seconds(double s) {
   return buf;
 }
 
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %%", 100 * share);
+  return buf;
+}
+
 void add_checks(const FaultRunRecord& r, FaultAnalysis& a) {
   const FaultExpectations& e = r.scenario->expect;
   auto check = [&](std::string name, bool passed, std::string detail) {
@@ -117,6 +123,29 @@ void add_checks(const FaultRunRecord& r, FaultAnalysis& a) {
   check("false deaths <= " + std::to_string(e.max_false_deaths),
         static_cast<int>(a.false_deaths.size()) <= e.max_false_deaths,
         std::to_string(a.false_deaths.size()) + " seen");
+  if (e.max_stall_s) {
+    std::string worst;
+    std::uint64_t longest = 0;
+    for (const auto& [k, c] : r.counters) {
+      if (c.longest_stall_ms >= longest) {
+        longest = c.longest_stall_ms;
+        worst = "node " + std::to_string(k) + ": " + std::to_string(c.longest_stall_ms) + " ms";
+      }
+    }
+    check("longest event-loop stall <= " + seconds(*e.max_stall_s),
+          static_cast<double>(longest) / 1000 <= *e.max_stall_s, worst);
+  }
+  if (e.max_late_heartbeats) {
+    std::uint64_t late = 0, received = 0;
+    for (const auto& [k, c] : r.counters) {
+      late += c.late_heartbeats;
+      received += c.heartbeats_received;
+    }
+    const double share = received ? static_cast<double>(late) / static_cast<double>(received) : 0;
+    check("late heartbeats <= " + percent(*e.max_late_heartbeats),
+          received > 0 && share <= *e.max_late_heartbeats,
+          std::to_string(late) + " of " + std::to_string(received) + " (" + percent(share) + ")");
+  }
   if (e.max_false_suspicions) {
     check("false suspicions <= " + std::to_string(*e.max_false_suspicions),
           static_cast<int>(a.false_suspicions.size()) <= *e.max_false_suspicions,

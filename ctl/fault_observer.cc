@@ -16,6 +16,12 @@ void add(NodeCounters& sum, const NodeCounters& c) {
   sum.deaths_declared += c.deaths_declared;
   sum.migrations_out += c.migrations_out;
   sum.migrations_in += c.migrations_in;
+  sum.refutations += c.refutations;
+  sum.fences += c.fences;
+  sum.heartbeats_received += c.heartbeats_received;
+  sum.late_heartbeats += c.late_heartbeats;
+  sum.longest_gap_ms = std::max(sum.longest_gap_ms, c.longest_gap_ms);
+  sum.longest_stall_ms = std::max(sum.longest_stall_ms, c.longest_stall_ms);
 }
 
 }  // namespace

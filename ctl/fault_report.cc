@@ -103,6 +103,13 @@ std::string fault_report_text(const FaultRunRecord& r, const FaultAnalysis& a) {
   for (const auto& [k, c] : r.counters) {
     out << " node" << k << " " << c.suspicions << "/" << c.deaths_declared;
   }
+  out << "\nheartbeats and loops (late: > 2 intervals after the previous one from that member):";
+  for (const auto& [k, c] : r.counters) {
+    out << "\n  node" << k << ": " << c.late_heartbeats << " of " << c.heartbeats_received
+        << " heartbeats late, longest gap " << c.longest_gap_ms << " ms; longest loop stall "
+        << c.longest_stall_ms << " ms; " << c.refutations << " refutations, " << c.fences
+        << " fences";
+  }
   out << "\n\nchecks:\n";
   for (const auto& c : a.checks) {
     out << "  " << (c.passed ? "ok  " : "FAIL") << "  " << c.name
@@ -152,7 +159,14 @@ nlohmann::json fault_report_json(const FaultRunRecord& r, const FaultAnalysis& a
   };
   nlohmann::json counters = nlohmann::json::object();
   for (const auto& [k, c] : r.counters) {
-    counters[std::to_string(k)] = {{"suspicions", c.suspicions}, {"deaths_declared", c.deaths_declared}};
+    counters[std::to_string(k)] = {{"suspicions", c.suspicions},
+                                   {"deaths_declared", c.deaths_declared},
+                                   {"refutations", c.refutations},
+                                   {"fences", c.fences},
+                                   {"heartbeats_received", c.heartbeats_received},
+                                   {"late_heartbeats", c.late_heartbeats},
+                                   {"longest_gap_ms", c.longest_gap_ms},
+                                   {"longest_stall_ms", c.longest_stall_ms}};
   }
   nlohmann::json cores = nlohmann::json::object(), throttled = nlohmann::json::object();
   for (const auto& [k, c] : s.cpu_cores) cores[std::to_string(k)] = c;

@@ -40,6 +40,18 @@ Result<long long> parse_count(const std::string& key, const std::string& value, 
                        ".." + std::to_string(hi));
 }
 
+// "1%", "0.5 %": a share from 0 to 1.
+Result<double> parse_percent(const std::string& key, const std::string& value) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(value, &used);
+    const std::string rest = trim(value.substr(used));
+    if (rest == "%" && v >= 0 && v <= 100) return v / 100;
+  } catch (const std::exception&) {
+  }
+  return Status::error(key + " = '" + value + "': expected a percentage 0%..100%");
+}
+
 Result<bool> parse_yes_no(const std::string& key, const std::string& value) {
   if (value == "true" || value == "yes") return true;
   if (value == "false" || value == "no") return false;
@@ -293,9 +305,20 @@ class Reader {
       if (d) e.max_detection_s = *d;
       return d.status();
     }
+    if (k == "max_stall") {
+      auto d = parse_duration(v);
+      if (d) e.max_stall_s = *d;
+      return d.status();
+    }
+    if (k == "max_late_heartbeats") {
+      auto p = parse_percent(k, v);
+      if (p) e.max_late_heartbeats = *p;
+      return p.status();
+    }
     return Status::error("unknown key '" + k +
                          "' in [expect] (correct, max_false_suspicions, max_false_deaths, "
-                         "faulted_declared_dead, max_detection, max_steps_recomputed)");
+                         "faulted_declared_dead, max_detection, max_steps_recomputed, max_stall, "
+                         "max_late_heartbeats)");
   }
 
   Status fault(const std::string& s) {

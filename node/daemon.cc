@@ -1,4 +1,5 @@
 #include "node/daemon.h"
+#include "node/net/loop_watch.h"
 
 #include "node/daemon_params.h"
 
@@ -74,7 +75,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                 RecoveryAgent::Hooks{[this] { return buddy(); },
                                      [this](std::uint64_t job) { reset_job(job); },
                                      [this](std::uint32_t id) { return membership_.is_alive(id); },
-                                     config_.chunk_bytes}),
+                                     config_.chunk_bytes, host_.max_state()}),
       task_lists_(io_),
       sweep_timer_(io_) {}
 
@@ -91,6 +92,7 @@ Status Daemon::start() {
   });
   transport_.on_peer([this](const ConnectionPtr& c) { membership_.on_peer_hello(c->peer()); });
   transport_.on_chunk([this](const ConnectionPtr& c, const ChunkView& chunk) {
+    const LoopHold hold("MigrationChunk");
     if (c->peer().role != PeerRole::kNode) return c->close("refused: a client sent state");
     if (!stale(c->peer())) migration_.on_chunk(chunk, c->peer().node_id);  // else dropped
   });
@@ -233,6 +235,7 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
 
 // Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers.
 void Daemon::sweep() {
+  const LoopHold hold("the daemon's sweep");
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
   end_orphans(std::chrono::steady_clock::now());
   coordinator_.sweep(std::chrono::steady_clock::now());

@@ -4,10 +4,12 @@
 #include <spdlog/spdlog.h>
 
 #include "node/daemon.h"
+#include "node/net/loop_watch.h"
 
 namespace drift {
 
 void Daemon::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
+  const LoopHold hold(to_string(type_of(msg)));
   if (conn->peer().role == PeerRole::kClient) return on_client_message(conn, std::move(msg));
   if (stale(conn->peer())) {
     spdlog::debug("dropped {} from node {} at incarnation {}, declared dead",

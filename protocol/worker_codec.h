@@ -23,4 +23,15 @@ std::vector<std::uint8_t> encode_worker_prefix(const TaskMessage& without_payloa
 std::vector<std::uint8_t> encode_worker_prefix(const WorkerStateBytes& without_bytes,
                                                std::uint64_t size);
 
+// A message whose body is a fixed-size head ending with the length of a last byte vector
+// (TaskMessage, WorkerStateBytes) can be read in two steps, its bytes straight into the
+// message's own vector: worker_head_bytes() is the head's size for such a type (0 for any other
+// type); decode_worker_head() decodes the head of a body of `body_length` bytes, checks that the
+// vector's length is exactly the rest of the body, and sizes the vector for the caller to fill;
+// worker_tail() is that vector.
+std::size_t worker_head_bytes(std::uint16_t type);
+Result<WorkerMessage> decode_worker_head(std::uint16_t type, std::span<const std::uint8_t> head,
+                                         std::uint64_t body_length);
+std::vector<std::uint8_t>& worker_tail(WorkerMessage& msg);
+
 }  // namespace drift

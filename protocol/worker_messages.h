@@ -21,7 +21,7 @@ namespace drift {
 
 // Bumped when a message below changes; a worker built against another SDK is refused at once.
 // Far from the node protocol's versions (frame.h), so one protocol's frames are never the other's.
-inline constexpr std::uint16_t kWorkerProtocolVersion = 0x5701;
+inline constexpr std::uint16_t kWorkerProtocolVersion = 0x5702;
 
 inline constexpr std::uint8_t kReduceOpMax = 2;
 
@@ -222,13 +222,14 @@ struct WorkerStateBytes {
   StateBytesKind kind = StateBytesKind::kInstall;
   std::uint32_t index = 0;
   std::uint64_t attempt = 0;  // kCapture: the capture's; else 0
+  std::uint64_t total = 0;    // kCheckpoint: the whole state's bytes, on every piece; else 0
   std::vector<std::uint8_t> bytes;
 
   friend bool operator==(const WorkerStateBytes&, const WorkerStateBytes&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     wire_enum<kStateBytesKindMax>(ar, kind);
-    ar(index, attempt, bytes);
+    ar(index, attempt, total, bytes);
   }
 };
 

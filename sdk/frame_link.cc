@@ -149,15 +149,22 @@ void FrameLink::parse_frames() {
     Result<FrameHeader> header = decode_header(header_bytes, max_body_, version_);
     if (!header) return close("bad frame: " + header.error());
     const std::size_t frame_size = kFrameHeaderSize + header->length;
+    const std::size_t available = read_end_ - read_begin_;
     if (frame_size > read_buf_.size()) {
+      const std::size_t head = worker_head_bytes(header->type);
+      if (head == 0) {
+        read_begin_ += kFrameHeaderSize;
+        return read_large_body(*header);
+      }
+      if (available < kFrameHeaderSize + head) break;  // its head comes into the buffer first
       read_begin_ += kFrameHeaderSize;
-      return read_large_body(*header);
+      return read_tail(*header, head);
     }
-    if (read_end_ - read_begin_ < frame_size) break;
+    if (available < frame_size) break;
     const std::span<const std::uint8_t> body(read_buf_.data() + read_begin_ + kFrameHeaderSize,
                                              header->length);
     read_begin_ += frame_size;
-    handlers_.frame(*header, body);
+    handlers_.message(decode_worker_body(header->type, body));
   }
   read_more();
 }
@@ -175,7 +182,30 @@ void FrameLink::read_large_body(const FrameHeader& header) {
                      if (ec) return self->close("lost in a frame: " + ec.message());
                      std::vector<std::uint8_t> body = std::move(self->large_body_);
                      self->large_body_.clear();
-                     self->handlers_.frame(header, body);
+                     self->handlers_.message(decode_worker_body(header.type, body));
+                     self->parse_frames();
+                   });
+}
+
+// A large message with a tail vector: its head is decoded from read_buf_, what the buffer holds
+// of the vector copied in, and the rest read straight into the vector.
+void FrameLink::read_tail(const FrameHeader& header, std::size_t head_bytes) {
+  Result<WorkerMessage> msg = decode_worker_head(
+      header.type, std::span<const std::uint8_t>(read_buf_.data() + read_begin_, head_bytes),
+      header.length);
+  if (!msg) return close("bad frame: " + msg.error());
+  read_begin_ += head_bytes;
+  large_message_ = std::move(*msg);
+  std::vector<std::uint8_t>& tail = worker_tail(large_message_);
+  const std::size_t have = std::min(read_end_ - read_begin_, tail.size());
+  std::memcpy(tail.data(), read_buf_.data() + read_begin_, have);
+  read_begin_ += have;  // the buffer holds no more than this frame: it was larger than the buffer
+  auto self = shared_from_this();
+  asio::async_read(socket_, asio::buffer(tail.data() + have, tail.size() - have),
+                   [self](std::error_code ec, std::size_t) {
+                     if (self->closed_) return;
+                     if (ec) return self->close("lost in a frame: " + ec.message());
+                     self->handlers_.message(std::move(self->large_message_));
                      self->parse_frames();
                    });
 }

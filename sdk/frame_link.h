@@ -1,6 +1,7 @@
 // One end of a daemon <-> worker socket (a Unix stream socket; protocol/worker_messages.h), used
-// by both ends: a read loop that hands over every complete frame (header checked against the
-// version and the largest body allowed, so a bad peer cannot make it allocate more), and a write
+// by both ends: a read loop that hands over every message decoded (header checked against the
+// version and the largest body allowed, so a bad peer cannot make it allocate more; a large
+// message's payload or state bytes read straight into the message's own vector), and a write
 // queue with at most one async_write in flight. A frame is written at once when nothing is queued
 // before it, together with the frames queued behind it (one gathered write); bulk frames (state
 // pieces) go out only when no ordinary frame waits, so a large state never holds back a task's
@@ -20,6 +21,7 @@
 
 #include "protocol/frame.h"
 #include "protocol/out_frame.h"
+#include "protocol/worker_codec.h"
 
 namespace drift {
 
@@ -27,8 +29,8 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
  public:
   using Socket = asio::local::stream_protocol::socket;
   struct Handlers {
-    // One complete frame; `body` is valid during the call only.
-    std::function<void(const FrameHeader& header, std::span<const std::uint8_t> body)> frame;
+    // One complete frame, decoded (or why it does not decode).
+    std::function<void(Result<WorkerMessage>&& message)> message;
     // Called once, when the link closes for any reason (the peer's end, a bad frame, close()).
     std::function<void(const std::string& reason)> closed;
   };
@@ -48,6 +50,7 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
   void read_more();
   void parse_frames();
   void read_large_body(const FrameHeader& header);
+  void read_tail(const FrameHeader& header, std::size_t head_bytes);
   void write_next();
 
   Socket socket_;
@@ -60,6 +63,7 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
   std::size_t read_begin_ = 0;
   std::size_t read_end_ = 0;
   std::vector<std::uint8_t> large_body_;  // a body too large for read_buf_, being read
+  WorkerMessage large_message_;  // or a message whose tail vector is being read into
   std::deque<Frame> write_queue_;
   std::deque<Frame> bulk_queue_;
   std::vector<Frame> in_flight_;  // the frames the current write is writing

@@ -493,7 +493,8 @@ void WorkerHost::send_task_message(TaskMessage&& msg) {
 // In pieces of piece_bytes_, each a frame whose tail points into `bytes` (no copy).
 void WorkerHost::send_state(StateBytesKind kind, std::uint32_t index, std::uint64_t attempt,
                             std::shared_ptr<const std::vector<std::uint8_t>> bytes) {
-  const WorkerStateBytes head{kind, index, attempt, {}};
+  const WorkerStateBytes head{kind, index, attempt,
+                              kind == StateBytesKind::kCheckpoint ? bytes->size() : 0, {}};
   std::size_t at = 0;
   do {
     const std::size_t n = std::min<std::size_t>(piece_bytes_, bytes->size() - at);

@@ -34,9 +34,7 @@ class Worker {
 
   int run() {
     if (!link_) return exit_code_;
-    link_->start({[this](const FrameHeader& h, std::span<const std::uint8_t> body) {
-                    on_frame(h, body);
-                  },
+    link_->start({[this](Result<WorkerMessage>&& msg) { on_message(std::move(msg)); },
                   [this](const std::string& reason) { on_closed(reason); }});
     send(WorkerReady{app_.name(), static_cast<std::uint32_t>(::getpid())});
     io_.run();
@@ -46,8 +44,7 @@ class Worker {
  private:
   void send(const WorkerMessage& msg) { link_->send(make_frame(encode_worker(msg))); }
 
-  void on_frame(const FrameHeader& header, std::span<const std::uint8_t> body) {
-    Result<WorkerMessage> msg = decode_worker_body(header.type, body);
+  void on_message(Result<WorkerMessage>&& msg) {
     if (!msg) return fail(msg.error());
     if (std::holds_alternative<WorkerStop>(*msg)) {
       stopping_ = true;

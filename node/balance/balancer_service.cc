@@ -1,5 +1,6 @@
 // Load balancing rounds and the receiver's re-check (balancer_service.h).
 #include "node/balance/balancer_service.h"
+#include "node/net/loop_watch.h"
 
 #include "node/workers/job_binaries.h"
 
@@ -44,6 +45,7 @@ void BalancerService::arm() {
   timer_.expires_after(params_.period);
   timer_.async_wait([this](std::error_code ec) {
     if (ec || stopped_) return;
+    const LoopHold hold("the balancing round");
     round();
     arm();
   });

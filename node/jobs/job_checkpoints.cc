@@ -1,8 +1,8 @@
 #include "node/jobs/job_checkpoints.h"
 
-#include <utility>
-
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace drift {
 
@@ -12,12 +12,18 @@ JobCheckpoints::JobCheckpoints(std::uint32_t tasks, CheckpointPolicy policy, Tim
 bool JobCheckpoints::due(std::uint64_t step, std::uint64_t total, TimePoint now) const {
   if (step + 1 >= total) return false;  // the job ends with this step: nothing to save
   if (forced_) return true;
+  if (!pending_.empty()) {
+    const auto patience = 4 * std::max(policy_.interval, std::chrono::milliseconds(1000));
+    if (now - pending_.rbegin()->second.began < patience) return false;
+  }
   if (policy_.every_steps > 0 && (step + 1) % policy_.every_steps == 0) return true;
   return policy_.interval.count() > 0 && now - last_ >= policy_.interval;
 }
 
 void JobCheckpoints::begin(std::uint64_t step, std::vector<double> values, TimePoint now) {
-  pending_[step].values = std::move(values);
+  Pending& p = pending_[step];
+  p.began = now;
+  p.values = std::move(values);
   last_ = now;
   forced_ = false;
 }

@@ -46,7 +46,11 @@ class JobCheckpoints {
   JobCheckpoints(std::uint32_t tasks, CheckpointPolicy policy, TimePoint start);
 
   // Step `step` (0-based) of `total` completed at `now`: checkpoint at it? True also when a
-  // checkpoint was forced (after a recovery, or a copy holder died).
+  // checkpoint was forced (after a recovery, or a copy holder died). While the previous one is
+  // still being stored (not every task acknowledged it) none is due: a state that takes longer
+  // than the interval to copy stretches the interval instead of overlapping copies of it on the
+  // same slow partner (docs/architecture.md §9). A pending one older than 4 intervals (an
+  // acknowledgement lost) no longer holds the next back.
   bool due(std::uint64_t step, std::uint64_t total, TimePoint now) const;
   // The root sends step's reduction marked as a checkpoint.
   void begin(std::uint64_t step, std::vector<double> values, TimePoint now);
@@ -79,6 +83,7 @@ class JobCheckpoints {
 
  private:
   struct Pending {
+    TimePoint began;
     std::vector<double> values;
     std::map<std::uint32_t, Copies> acks;
   };

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "node/net/loop_watch.h"
 #include "protocol/codec.h"
 
 namespace drift {
@@ -56,12 +57,16 @@ void MembershipService::round() {
       counters_out_->longest_stall_ms =
           std::max<std::uint64_t>(counters_out_->longest_stall_ms, gap.count());
     }
+    const SlowestHold held = take_slowest_hold();
     if (now - *last_round_ > params_.own_pause) {
       // The silence we would measure now is ours: judge the others from now on instead.
-      spdlog::info("our event loop stalled for {} ms (health {}): failure detection restarts "
-                   "from now; the heartbeat thread went on beating",
-                   gap.count(), health_.score());
+      spdlog::info("our event loop stalled for {} ms (health {}; the longest handler: {}): "
+                   "failure detection restarts from now; the heartbeat thread went on beating",
+                   gap.count(), health_.score(), held.what ? describe(held) : "none ended");
       table_.resume_after_pause(now);
+    } else if (held.took > params_.heartbeat_interval) {
+      spdlog::info("{} held our event loop for {} ms, longer than a heartbeat interval",
+                   held.what, held.took.count() / 1000);
     }
   }
   // Lifeguard: our rounds and the heartbeat thread's timer on time, or not.

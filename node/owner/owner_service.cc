@@ -1,5 +1,6 @@
 // Carrying out the owner policy's decisions (owner_service.h).
 #include "node/owner/owner_service.h"
+#include "node/net/loop_watch.h"
 
 #include <spdlog/spdlog.h>
 
@@ -60,7 +61,9 @@ void OwnerService::stop() {
 void OwnerService::arm() {
   timer_.expires_after(settings_.poll);
   timer_.async_wait([this](std::error_code ec) {
-    if (!ec && !stopped_) poll();
+    if (ec || stopped_) return;
+    const LoopHold hold("the owner's poll");
+    poll();
   });
 }
 

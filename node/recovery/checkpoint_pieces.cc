@@ -1,5 +1,7 @@
 #include "node/recovery/checkpoint_pieces.h"
 
+#include <new>
+
 #include <algorithm>
 
 #include "protocol/codec.h"
@@ -30,22 +32,56 @@ bool piece_fits(const CheckpointCopy& piece) {
 }
 
 CheckpointAssembler::State CheckpointAssembler::add(CheckpointCopy& piece) {
-  if (!piece_fits(piece)) return nullptr;
+  why_.clear();
+  if (!piece_fits(piece)) {
+    why_ = "it lies outside its " + std::to_string(piece.total) + " bytes";
+  } else if (piece.total > max_total_) {
+    why_ = "its copy of " + std::to_string(piece.total) + " bytes is larger than the " +
+           std::to_string(max_total_) + " allowed";
+  }
+  if (!why_.empty()) {
+    partial_.erase(piece.task);
+    return nullptr;
+  }
   if (piece.offset == 0 && piece.state.size() == piece.total) {  // the whole state at once
     partial_.erase(piece.task);
     return std::make_shared<const std::vector<std::uint8_t>>(std::move(piece.state));
   }
-  Partial& partial = partial_[piece.task];
-  if (partial.generation != piece.generation || partial.step != piece.step ||
-      partial.state.size() != piece.total) {
-    partial = Partial{piece.generation, piece.step, 0, std::vector<std::uint8_t>(piece.total)};
+  auto it = partial_.find(piece.task);
+  if (it != partial_.end() && (it->second.generation > piece.generation ||
+                               (it->second.generation == piece.generation &&
+                                it->second.step > piece.step))) {
+    why_ = "a copy of a later step is on its way";  // a late piece of an older copy
+    return nullptr;
   }
-  std::copy(piece.state.begin(), piece.state.end(),
-            partial.state.begin() + static_cast<std::ptrdiff_t>(piece.offset));
-  partial.received += piece.state.size();
-  if (partial.received < piece.total) return nullptr;
+  if (it == partial_.end() || it->second.generation != piece.generation ||
+      it->second.step != piece.step || it->second.total != piece.total) {
+    if (piece.offset != 0) {  // the start of a copy we never saw
+      if (it != partial_.end()) partial_.erase(it);
+      why_ = "it starts at byte " + std::to_string(piece.offset) + " of a copy not begun here";
+      return nullptr;
+    }
+    Partial fresh{piece.generation, piece.step, piece.total, {}};
+    try {
+      fresh.state.reserve(piece.total);
+    } catch (const std::bad_alloc&) {
+      if (it != partial_.end()) partial_.erase(it);
+      why_ = "no memory for its copy of " + std::to_string(piece.total) + " bytes";
+      return nullptr;
+    }
+    it = partial_.insert_or_assign(piece.task, std::move(fresh)).first;
+  }
+  Partial& partial = it->second;
+  if (piece.offset != partial.state.size()) {
+    why_ = "it starts at byte " + std::to_string(piece.offset) + " where byte " +
+           std::to_string(partial.state.size()) + " was next (a piece was lost)";
+    partial_.erase(it);
+    return nullptr;
+  }
+  partial.state.insert(partial.state.end(), piece.state.begin(), piece.state.end());
+  if (partial.state.size() < partial.total) return nullptr;
   auto whole = std::make_shared<const std::vector<std::uint8_t>>(std::move(partial.state));
-  partial_.erase(piece.task);
+  partial_.erase(it);
   return whole;
 }
 

@@ -8,7 +8,11 @@ namespace drift {
 
 RecoveryAgent::RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations,
                              Hooks hooks)
-    : messenger_(messenger), host_(host), locations_(locations), hooks_(std::move(hooks)) {}
+    : messenger_(messenger),
+      host_(host),
+      locations_(locations),
+      hooks_(std::move(hooks)),
+      pieces_(hooks_.max_copy_bytes) {}
 
 void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const CheckpointState& saved) {
   if (host_.generation(task.job) != generation) return;  // rolled back meanwhile
@@ -31,9 +35,9 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
   if (host_.knows_job(copy.task.job) && host_.generation(copy.task.job) > copy.generation) return;
   CheckpointStore::State state = pieces_.add(copy);
   if (!state) {
-    if (!piece_fits(copy)) {
-      spdlog::warn("checkpoint piece of task {}/{} at step {} lies outside its {} bytes; dropped",
-                   copy.task.job, copy.task.index, copy.step, copy.total);
+    if (!pieces_.why().empty()) {
+      spdlog::warn("a checkpoint piece of task {}/{} at step {} from node {} was dropped: {}",
+                   copy.task.job, copy.task.index, copy.step, from, pieces_.why());
     }
     return;
   }

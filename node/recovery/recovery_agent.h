@@ -33,6 +33,7 @@ class RecoveryAgent {
     std::function<void(std::uint64_t job)> reset_job;     // forget routing, moves, meter entries
     std::function<bool(std::uint32_t node)> alive;        // messages to it are sent, not dropped
     std::uint32_t chunk_bytes = 1u << 20;                 // largest piece of a copy in one frame
+    std::uint64_t max_copy_bytes = std::uint64_t{1} << 32;  // largest copy a peer may send
   };
 
   RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations, Hooks hooks);

@@ -165,7 +165,7 @@ void TaskHost::send_message(HostedJob& hosted, TaskMessage&& msg) {
 // In pieces of at most piece_bytes, each a frame whose tail points into the state (no copy).
 void TaskHost::send_state(HostedJob& hosted, std::uint32_t index,
                           std::shared_ptr<const void> owner, std::span<const std::uint8_t> bytes) {
-  const WorkerStateBytes head{StateBytesKind::kInstall, index, 0, {}};
+  const WorkerStateBytes head{StateBytesKind::kInstall, index, 0, 0, {}};
   for (std::size_t at = 0; at < bytes.size();) {
     const std::size_t n = std::min<std::size_t>(params_.piece_bytes, bytes.size() - at);
     Frame frame = make_frame(encode_worker_prefix(head, n));

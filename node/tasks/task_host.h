@@ -134,6 +134,8 @@ class TaskHost {
   bool hosts(TaskId task) const { return find(task) != nullptr; }
   bool frozen(TaskId task) const;
   bool knows_job(std::uint64_t job) const { return jobs_.count(job) > 0; }
+  // The largest task state this node takes (a checkpoint a worker reports, a copy a peer sends).
+  std::uint64_t max_state() const { return params_.max_state ? params_.max_state : std::uint64_t{1} << 36; }
   std::vector<std::uint64_t> jobs() const;
   std::shared_ptr<const JobInfo> job_info(std::uint64_t job) const;
   std::uint32_t task_count() const;

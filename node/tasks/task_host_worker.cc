@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "node/tasks/task_host.h"
+#include "node/net/loop_watch.h"
 
 namespace drift {
 
@@ -15,10 +17,25 @@ namespace {
 
 std::string task_text(std::uint32_t index) { return "task " + std::to_string(index); }
 
+// "WorkerStateBytes from a worker": a name that lives as long as the program.
+const char* worker_hold_name(const WorkerMessage& msg) {
+  static const auto names = [] {
+    std::map<MsgType, std::string> out;
+    for (auto t = static_cast<std::uint16_t>(MsgType::kWorkerSetup);
+         t <= static_cast<std::uint16_t>(MsgType::kWorkerEffects); ++t) {
+      out[static_cast<MsgType>(t)] = std::string(to_string(static_cast<MsgType>(t))) + " from a worker";
+    }
+    return out;
+  }();
+  auto it = names.find(type_of(msg));
+  return it == names.end() ? "a worker's message" : it->second.c_str();
+}
+
 }  // namespace
 
 void TaskHost::on_worker_message(std::uint64_t job, const WorkerProcess* worker,
                                  WorkerMessage&& msg) {
+  const LoopHold hold(worker_hold_name(msg));
   HostedJob* hosted = find_job(job);
   if (!hosted || hosted->worker.get() != worker) return;  // an old worker of the job
   Status st = std::visit(
@@ -157,11 +174,17 @@ Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
       return Status::error("checkpoint bytes of " + task_text(piece.index) + ", outside its job");
     }
     if (!hosted.tasks.count(piece.index)) return Status::ok();
-    if (hosted.checkpoint_total + piece.bytes.size() > params_.max_state) {
-      return Status::error("checkpoints of more than " + std::to_string(params_.max_state) +
-                           " bytes at once (" + task_text(piece.index) + ")");
-    }
     std::vector<std::uint8_t>& bytes = hosted.checkpoint_bytes[piece.index];
+    if (piece.total < bytes.size() + piece.bytes.size() ||
+        (bytes.empty() && hosted.checkpoint_total + piece.total > max_state())) {
+      return Status::error("a checkpoint piece of " + std::to_string(piece.bytes.size()) +
+                           " bytes of " + task_text(piece.index) + " after " +
+                           std::to_string(bytes.size()) + " in a state of " +
+                           std::to_string(piece.total) + " (checkpoints at once may have " +
+                           std::to_string(max_state()) + ")");
+    }
+    // Reserved whole at the first piece: no piece copies the ones before it again.
+    if (bytes.empty()) bytes.reserve(piece.total);
     bytes.insert(bytes.end(), piece.bytes.begin(), piece.bytes.end());
     hosted.checkpoint_total += piece.bytes.size();
     return Status::ok();

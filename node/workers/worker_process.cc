@@ -57,14 +57,13 @@ void WorkerProcess::begin(int control_fd, std::uint32_t max_body,
   if (ec) ::close(control_fd);  // then the link is closed at once, and the worker ended
   link_ = std::make_shared<FrameLink>(std::move(socket), kWorkerProtocolVersion, max_body);
   std::weak_ptr<WorkerProcess> weak = shared_from_this();
-  link_->start({[weak](const FrameHeader& header, std::span<const std::uint8_t> body) {
+  link_->start({[weak](Result<WorkerMessage>&& msg) {
                   auto self = weak.lock();  // alive while its owner handles the message
                   if (!self || self->reaped_) return;
                   if (!self->heard_) {
                     self->heard_ = true;
                     self->ready_timer_.cancel();
                   }
-                  Result<WorkerMessage> msg = decode_worker_body(header.type, body);
                   if (!msg) return self->refuse("a frame that does not decode: " + msg.error());
                   if (self->events_.message) self->events_.message(std::move(*msg));
                 },

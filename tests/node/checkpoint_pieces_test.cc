@@ -61,20 +61,46 @@ TEST(CheckpointPieces, AnEmptyStateIsOnePiece) {
   EXPECT_TRUE(whole->empty());
 }
 
-TEST(CheckpointPieces, ReassemblesInAnyOrder) {
+TEST(CheckpointPieces, ReassemblesPiecesInOrder) {
   auto state = bytes(1000);
   auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 64);
-  std::reverse(pieces.begin(), pieces.end());
   CheckpointAssembler assembler;
   CheckpointAssembler::State whole;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     whole = assembler.add(pieces[i]);
+    EXPECT_EQ(assembler.why(), "") << i;
     if (i + 1 < pieces.size()) {
       EXPECT_FALSE(whole) << i;
     }
   }
   ASSERT_TRUE(whole);
   EXPECT_EQ(*whole, state);
+  EXPECT_EQ(assembler.pending(), 0u);
+}
+
+TEST(CheckpointPieces, ALostPieceDropsTheCopyAndSaysWhy) {
+  auto state = bytes(1000);
+  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 64);
+  CheckpointAssembler assembler;
+  EXPECT_FALSE(assembler.add(pieces[0]));
+  EXPECT_FALSE(assembler.add(pieces[2]));  // pieces[1] lost
+  EXPECT_NE(assembler.why().find("a piece was lost"), std::string::npos) << assembler.why();
+  EXPECT_EQ(assembler.pending(), 0u);
+  for (std::size_t i = 3; i < pieces.size(); ++i) EXPECT_FALSE(assembler.add(pieces[i])) << i;
+  // The next copy, whole, is taken.
+  auto again = checkpoint_pieces({5, 2}, 1, 41, 3, state, 64);
+  CheckpointAssembler::State whole;
+  for (auto& p : again) whole = assembler.add(p);
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(*whole, state);
+}
+
+TEST(CheckpointPieces, ACopyLargerThanTheLimitIsRefusedBeforeAnythingIsReserved) {
+  CheckpointAssembler assembler(1 << 20);
+  CheckpointCopy piece{{5, 2}, 1, 40, 3, 0, std::uint64_t{1} << 40, bytes(4)};
+  EXPECT_FALSE(assembler.add(piece));
+  EXPECT_NE(assembler.why().find("larger than the 1048576 allowed"), std::string::npos)
+      << assembler.why();
   EXPECT_EQ(assembler.pending(), 0u);
 }
 
@@ -86,9 +112,9 @@ TEST(CheckpointPieces, ANewerStepReplacesAnOlderOnesPieces) {
   auto new_pieces = checkpoint_pieces({5, 2}, 1, 50, 3, new_state, 4);
   CheckpointAssembler assembler;
   EXPECT_FALSE(assembler.add(old_pieces[0]));
-  EXPECT_FALSE(assembler.add(new_pieces[0]));
-  EXPECT_FALSE(assembler.add(old_pieces[1]));  // restarts step 40, dropping step 50's piece
-  EXPECT_FALSE(assembler.add(new_pieces[0]));
+  EXPECT_FALSE(assembler.add(new_pieces[0]));  // replaces step 40's piece
+  EXPECT_FALSE(assembler.add(old_pieces[1]));  // a late piece of step 40: ignored
+  EXPECT_EQ(assembler.why(), "a copy of a later step is on its way");
   EXPECT_FALSE(assembler.add(new_pieces[1]));
   auto whole = assembler.add(new_pieces[2]);
   ASSERT_TRUE(whole);

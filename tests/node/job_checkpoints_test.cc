@@ -24,8 +24,28 @@ TEST(JobCheckpoints, DueAfterTheIntervalSinceTheLastOne) {
   EXPECT_FALSE(c.due(0, 100, t0 + 999ms));
   EXPECT_TRUE(c.due(0, 100, t0 + 1000ms));
   c.begin(0, {1.0}, t0 + 1000ms);
+  EXPECT_FALSE(c.acknowledge(0, 0, {1, 2}));  // one of two tasks
+  EXPECT_TRUE(c.acknowledge(1, 0, {2, 1}));
   EXPECT_FALSE(c.due(1, 100, t0 + 1500ms));
   EXPECT_TRUE(c.due(2, 100, t0 + 2000ms));
+}
+
+// A copy that takes longer than the interval to store stretches the interval: no second
+// checkpoint piles onto the partners while the first is still travelling.
+TEST(JobCheckpoints, NoneIsDueWhileThePreviousIsStillBeingStored) {
+  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, t0);
+  c.begin(0, {1.0}, t0 + 1000ms);
+  EXPECT_FALSE(c.acknowledge(0, 0, {1, 2}));
+  EXPECT_FALSE(c.due(5, 100, t0 + 2500ms));  // task 1's copy not stored yet
+  EXPECT_TRUE(c.acknowledge(1, 0, {2, 1}));
+  EXPECT_TRUE(c.due(6, 100, t0 + 2600ms));   // stored: due at once, the interval has passed
+  c.begin(6, {}, t0 + 2600ms);
+  EXPECT_FALSE(c.due(7, 100, t0 + 6599ms));
+  EXPECT_TRUE(c.due(8, 100, t0 + 6600ms));   // 4 intervals: an acknowledgement was lost
+  c.force_next();
+  c.begin(8, {}, t0 + 6600ms);
+  c.force_next();
+  EXPECT_TRUE(c.due(9, 100, t0 + 6700ms));   // forced (a recovery) goes ahead all the same
 }
 
 TEST(JobCheckpoints, DisabledPolicyIsNeverDueUnlessForced) {

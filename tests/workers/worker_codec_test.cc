@@ -81,7 +81,7 @@ std::vector<WorkerMessage> sample_worker_messages() {
       WorkerCaptureDone{3, 77, true, "no error"},
       WorkerInstall{5, 999, false},
       WorkerInstalled{5, true, "", 1.25},
-      WorkerStateBytes{StateBytesKind::kCheckpoint, 5, 0, {9, 8, 7, 0, 255}},
+      WorkerStateBytes{StateBytesKind::kCheckpoint, 5, 0, 5, {9, 8, 7, 0, 255}},
       WorkerStop{1},
       WorkerReady{"heat2d", 4242},
       sample_effects(),
@@ -323,7 +323,7 @@ TEST(WorkerCodec, PrefixPlusPayloadIsTheWholeFrame) {
 
 TEST(WorkerCodec, APrefixIsOnlyForAMessageWithoutItsPayload) {
   EXPECT_THROW(encode_worker_prefix(TaskMessage{{}, {}, 1, 2, 0, {1}}, 1), std::invalid_argument);
-  EXPECT_THROW(encode_worker_prefix(WorkerStateBytes{StateBytesKind::kInstall, 1, 0, {1}}, 1),
+  EXPECT_THROW(encode_worker_prefix(WorkerStateBytes{StateBytesKind::kInstall, 1, 0, 0, {1}}, 1),
                std::invalid_argument);
 }
 
@@ -331,6 +331,49 @@ TEST(WorkerCodec, APrefixForAPayloadBeyondAFrameThrowsLengthError) {
   EXPECT_THROW(encode_worker_prefix(TaskMessage{}, std::uint64_t{1} << 32), std::length_error);
   EXPECT_THROW(encode_worker_prefix(WorkerStateBytes{}, std::uint64_t{1} << 32),
                std::length_error);
+}
+
+// The two-step read of a message with a tail vector (frame_link.cc): the head decoded, the
+// vector sized, the bytes filled in give the message decode_worker_body() gives.
+TEST(WorkerCodec, AHeadAndItsTailDecodeAsTheWholeBody) {
+  TaskMessage task;
+  task.from = {0x1e01d0001, 3};
+  task.to = {0x1e01d0001, 4};
+  task.seq = 99;
+  task.tag = 7;
+  task.generation = 2;
+  task.payload = std::vector<std::uint8_t>(70000, 0x5a);
+  WorkerStateBytes state{StateBytesKind::kCapture, 5, 11, 0, std::vector<std::uint8_t>(3, 0xc3)};
+  for (const WorkerMessage& msg : {WorkerMessage(task), WorkerMessage(state)}) {
+    const auto type = static_cast<std::uint16_t>(type_of(msg));
+    const std::vector<std::uint8_t> body = body_of(msg);
+    const std::size_t head = worker_head_bytes(type);
+    ASSERT_GT(head, 8u) << name_of(msg);
+    auto decoded = decode_worker_head(type, std::span(body).first(head), body.size());
+    ASSERT_TRUE(decoded) << name_of(msg) << ": " << decoded.error();
+    std::vector<std::uint8_t>& tail = worker_tail(*decoded);
+    ASSERT_EQ(tail.size(), body.size() - head);
+    std::copy(body.begin() + static_cast<std::ptrdiff_t>(head), body.end(), tail.begin());
+    EXPECT_EQ(*decoded, msg) << name_of(msg);
+  }
+  EXPECT_EQ(worker_head_bytes(static_cast<std::uint16_t>(MsgType::kWorkerEffects)), 0u);
+}
+
+TEST(WorkerCodec, AHeadWhoseLengthDisagreesWithTheBodyIsRefused) {
+  TaskMessage task;
+  task.payload = std::vector<std::uint8_t>(100, 1);
+  const std::vector<std::uint8_t> body = body_of(WorkerMessage(task));
+  const auto type = static_cast<std::uint16_t>(MsgType::kTaskMessage);
+  const std::size_t head = worker_head_bytes(type);
+  for (std::uint64_t length : {body.size() - 1, body.size() + 1, std::uint64_t{head - 1}}) {
+    auto decoded = decode_worker_head(type, std::span(body).first(head), length);
+    EXPECT_FALSE(decoded) << "a body of " << length << " bytes";
+  }
+  auto short_head = decode_worker_head(type, std::span(body).first(head - 1), body.size());
+  EXPECT_FALSE(short_head);
+  auto other = decode_worker_head(static_cast<std::uint16_t>(MsgType::kWorkerStart),
+                                  std::span(body).first(head), body.size());
+  EXPECT_FALSE(other);
 }
 
 }  // namespace
