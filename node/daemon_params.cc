@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "node/machine/emulated_compute.h"
+#include "node/machine/cpu_quota.h"
 #include "node/machine/external_load.h"
 #include "node/machine/machine_stats.h"
 
@@ -56,10 +57,13 @@ Transport::Params transport_params(const NodeConfig& c) {
 std::uint32_t core_count() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 // Tasks computing side by side: each worker is one emulated CPU; a real machine has no more
-// than its cores.
+// than its cores, and no more than its cgroup's CPU quota (0.2 core: a fifth of one).
 double parallelism(const NodeConfig& c, const Emulator& emulator) {
   const std::uint32_t workers = worker_count(c.workers);
-  return emulator.enabled() ? workers : std::min(workers, core_count());
+  if (emulator.enabled()) return workers;
+  const double cores = std::min(workers, core_count());
+  static const std::optional<double> quota = cpu_quota_cores();
+  return quota ? std::clamp(*quota, 0.01, cores) : cores;
 }
 
 // Runnable processes per core that are not drift's: the emulated schedule, or the machine's load
@@ -68,8 +72,10 @@ double parallelism(const NodeConfig& c, const Emulator& emulator) {
 double external_load_now(const Emulator& emulator, double now_s,
                          const std::vector<int>& workers) {
   if (emulator.enabled()) return emulator.external_load(now_s);
-  return external_load_per_core(read_load_average(), count_own_runnable_threads(workers),
-                                core_count());
+  const double per_core = external_load_per_core(
+      read_load_average(), count_own_runnable_threads(workers), core_count());
+  static const std::optional<double> quota = cpu_quota_cores();
+  return quota ? quota_external_load(per_core, core_count(), *quota) : per_core;
 }
 
 // The unloaded capacity used in static mode and until the first measurement: node.capacity,
@@ -92,6 +98,7 @@ LoadMeter::Params meter_params(const NodeConfig& c, const Emulator& emulator,
   p.ewma = c.balance.capacity_ewma;
   p.static_capacity = static_estimate;
   p.parallelism = parallelism(c, emulator);
+  p.cpu_time = !emulator.enabled();
   return p;
 }
 

@@ -21,7 +21,7 @@ namespace drift {
 
 // Bumped when a message below changes; a worker built against another SDK is refused at once.
 // Far from the node protocol's versions (frame.h), so one protocol's frames are never the other's.
-inline constexpr std::uint16_t kWorkerProtocolVersion = 0x5702;
+inline constexpr std::uint16_t kWorkerProtocolVersion = 0x5703;
 
 inline constexpr std::uint8_t kReduceOpMax = 2;
 
@@ -287,8 +287,9 @@ struct WorkerEffects {
   bool splittable = false;
   bool has_merge_partner = false;
   std::uint32_t merge_partner = 0;
-  double busy_seconds = 0;
+  double busy_seconds = 0;  // wall seconds in ctx.compute
   double work_units = 0;
+  double cpu_seconds = 0;   // of them, the CPU time (emulated: the wall time; emulated_compute.h)
 
   friend bool operator==(const WorkerEffects&, const WorkerEffects&) = default;
   template <class Archive>
@@ -302,7 +303,7 @@ struct WorkerEffects {
     ar(checkpoint_step, checkpoint_bytes, load);
     wire_bool(ar, splittable);
     wire_bool(ar, has_merge_partner);
-    ar(merge_partner, busy_seconds, work_units);
+    ar(merge_partner, busy_seconds, work_units, cpu_seconds);
   }
 };
 

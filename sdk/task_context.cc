@@ -43,7 +43,9 @@ void TaskContext::contribute(std::uint64_t step, std::vector<double> values) {
 
 void TaskContext::compute(double work_units, const std::function<void()>& fn) {
   // Busy time includes the emulated stretch: what a machine of that speed would have measured.
-  effects_.report.busy_seconds += emulated_compute(emulator_, work_units, fn);
+  const ComputeTime t = emulated_compute(emulator_, work_units, fn);
+  effects_.report.busy_seconds += t.wall_s;
+  effects_.report.cpu_seconds += t.cpu_s;
   effects_.report.work_units += work_units;
 }
 

@@ -1,12 +1,13 @@
 // Phase 1 of load balancing, Measure (docs/architecture.md §8, seed 000): per task its abstract load and
 // busy seconds per SPMD step; per node the load L, the capacity C it advertises and the
 // utilization U = L / C (seconds per step). Capacity is static (configured or benchmarked) or
-// dynamic (EWMA of work units per busy second, computes pooled into ~0.2 s samples, each fed to
+// dynamic (EWMA of work units per CPU second times the CPU the node may use — its cores, its
+// cgroup's quota; emulated: per busy second — computes pooled into ~0.2 s samples, each fed to
 // the EWMA as the best of the last three: interference only slows a window down, so windows
 // slowed by scheduling delay do not move the estimate; measured from the third sample on, the
 // first window of busy time cut into three, as a node's first sample is often taken at its
-// busiest moment, tasks just arrived and every node computing at once); every sample is
-// normalised by the external load while it was measured, and the advertised capacity is that
+// busiest moment, tasks just arrived and every node computing at once); an emulated sample is
+// normalised by the external load while it was measured, and the advertised capacity is the
 // base divided by (1 + external load per core now), so a loaded machine advertises less at once
 // and no load is counted twice. Pure: samples and time come in as arguments, external load from
 // a source the owner supplies. Not thread-safe: the daemon uses it on the network thread only.
@@ -50,6 +51,11 @@ class LoadMeter {
     double static_capacity = 1;    // the whole node's, load units per second, unloaded machine
     double parallelism = 1;        // tasks computing at once; scales a task's work / busy sample
     double sample_window_s = 0.2;  // busy seconds of steps pooled into one capacity sample
+    // A real machine: speed samples are work per CPU second the computes got, which neither a
+    // CPU quota's throttling nor other programs sharing the core distort (the share the node
+    // gets is `parallelism`, the quota included, and the external load); emulated, work per
+    // busy wall second, normalised by the emulated external load.
+    bool cpu_time = false;
   };
   // External load per core at `now_s` (runnable processes that are not ours).
   using ExternalLoadSource = std::function<double(double now_s)>;
@@ -86,7 +92,7 @@ class LoadMeter {
 
  private:
   void end_step(TaskMeasure& t, std::size_t contributions, double now_s);
-  void add_sample(double work_units, double busy_s);
+  void add_sample(double work_units, double seconds);
   double advertised() const;
 
   Params params_;

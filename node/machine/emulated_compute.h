@@ -11,10 +11,17 @@
 
 namespace drift {
 
-// Runs fn, which does `work_units` of abstract work; returns the wall seconds it took, stretch
-// included. `emulator` may be null (no emulation).
-double emulated_compute(const Emulator* emulator, double work_units,
-                        const std::function<void()>& fn);
+struct ComputeTime {
+  double wall_s = 0;  // the wall seconds it took, stretch included
+  // The seconds the machine's speed is measured by: on a real machine the CPU time the thread
+  // got (a throttled or shared CPU does not make the core look slower: the share it gets is
+  // counted apart, docs/architecture.md §8.1); emulated, the stretched wall time.
+  double cpu_s = 0;
+};
+
+// Runs fn, which does `work_units` of abstract work. `emulator` may be null (no emulation).
+ComputeTime emulated_compute(const Emulator* emulator, double work_units,
+                             const std::function<void()>& fn);
 
 // Work units per second this node computes, measured through emulated_compute with a compute
 // the emulated machine needs about `seconds` for (no real work is done). Emulation must be on.

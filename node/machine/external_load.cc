@@ -13,6 +13,13 @@ double external_load_per_core(double load_average, std::uint32_t own_runnable,
   return others / static_cast<double>(std::max<std::uint32_t>(cores, 1));
 }
 
+double quota_external_load(double per_core, std::uint32_t cores, double quota) {
+  const double n = static_cast<double>(std::max<std::uint32_t>(cores, 1));
+  if (!(quota > 0) || quota >= n) return per_core;  // no quota that binds: as without one
+  const double free = std::max(n - per_core * n, 0.05 * quota);
+  return free >= quota ? 0 : quota / free - 1;
+}
+
 char stat_state(std::string_view stat_line) {
   const std::size_t paren = stat_line.rfind(')');
   if (paren == std::string_view::npos) return '\0';

@@ -12,6 +12,12 @@ namespace drift {
 
 // max(0, load_average - own_runnable) / cores (cores 0 counts as 1).
 double external_load_per_core(double load_average, std::uint32_t own_runnable, std::uint32_t cores);
+// A node under a CPU quota of `quota` cores shares the machine's `cores` with programs using
+// `per_core` x cores of them: it is slowed only if they leave it less than its quota, so other
+// daemons on the same machine, each within its own quota, are no load to it. Returns the external
+// load per core the meter divides its capacity by: 0 while the free cores cover the quota, else
+// quota / free - 1 (the node gets the free cores instead of its quota).
+double quota_external_load(double per_core, std::uint32_t cores, double quota);
 // The state letter of a /proc/<pid>/task/<tid>/stat line ('R' = runnable), found after the last
 // ')' since the command name may hold spaces and parentheses; '\0' if the line is malformed.
 char stat_state(std::string_view stat_line);

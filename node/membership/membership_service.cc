@@ -98,13 +98,18 @@ void MembershipService::send_heartbeats() {
   if (counters_out_) counters_out_->heartbeat_bytes = beacon_.bytes_sent() + tombstone_bytes_;
 }
 
-void MembershipService::note_arrival(std::uint32_t from, Clock::time_point now) {
-  auto [it, first] = last_heard_.try_emplace(from, now);
+// A member that restarted (a new incarnation) starts afresh: the time it was down is no delay.
+void MembershipService::note_arrival(std::uint32_t from, std::uint64_t incarnation,
+                                     Clock::time_point now) {
+  auto [it, first] = last_heard_.try_emplace(from, incarnation, now);
   if (!counters_out_) return;
   ++counters_out_->heartbeats_received;
-  if (first) return;
-  const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->second);
-  it->second = now;
+  if (first || it->second.first != incarnation) {
+    it->second = {incarnation, now};
+    return;
+  }
+  const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->second.second);
+  it->second.second = now;
   counters_out_->longest_gap_ms = std::max<std::uint64_t>(counters_out_->longest_gap_ms, gap.count());
   if (gap > 2 * params_.heartbeat_interval) ++counters_out_->late_heartbeats;
 }
@@ -206,7 +211,7 @@ void MembershipService::on_peer_hello(const Hello& hello) {
 
 void MembershipService::on_heartbeat(const Heartbeat& hb) {
   auto now = Clock::now();
-  note_arrival(hb.from, now);
+  note_arrival(hb.from, hb.incarnation, now);
   publish(table_.heartbeat(hb.from, hb.incarnation, hb.load, now));
   if (hb.suspects.size() <= kMaxSuspectsSent && !table_.is_stale(hb.from, hb.incarnation)) {
     table_.peer_view(hb.from, hb.health, hb.suspects);

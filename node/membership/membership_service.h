@@ -77,7 +77,8 @@ class MembershipService {
   void arm();
   void round();
   void send_heartbeats();
-  void note_arrival(std::uint32_t from, std::chrono::steady_clock::time_point now);
+  void note_arrival(std::uint32_t from, std::uint64_t incarnation,
+                    std::chrono::steady_clock::time_point now);
   static constexpr std::size_t kMaxSuspectsSent = 16;
   void send_probes(std::chrono::steady_clock::time_point now);
   void send_to(std::uint32_t node_id, const WireMessage& msg);
@@ -102,7 +103,9 @@ class MembershipService {
   std::uint64_t tombstone_bytes_ = 0;
   HeartbeatBeacon beacon_;
   LocalHealth health_;
-  std::map<std::uint32_t, std::chrono::steady_clock::time_point> last_heard_;
+  // By member: the incarnation last heard and when.
+  std::map<std::uint32_t, std::pair<std::uint64_t, std::chrono::steady_clock::time_point>>
+      last_heard_;
 };
 
 }  // namespace drift

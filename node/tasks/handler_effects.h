@@ -40,6 +40,7 @@ struct HandlerEffects {
   TaskGrain grain;
   double busy_seconds = 0;
   double work_units = 0;
+  double cpu_seconds = 0;  // of busy_seconds, the CPU time the computes got (WorkerEffects)
 };
 
 }  // namespace drift

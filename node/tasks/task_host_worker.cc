@@ -156,6 +156,10 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   if (r.has_merge_partner && r.merge_partner < info.spec.tasks) e.grain.merge_partner = r.merge_partner;
   e.busy_seconds = std::isfinite(r.busy_seconds) && r.busy_seconds >= 0 ? r.busy_seconds : 0;
   e.work_units = std::isfinite(r.work_units) && r.work_units >= 0 ? r.work_units : 0;
+  // CPU time within the wall time (a little more with timer granularity; never more than that).
+  e.cpu_seconds = std::isfinite(r.cpu_seconds) && r.cpu_seconds >= 0
+                      ? std::min(r.cpu_seconds, e.busy_seconds * 1.01 + 1e-3)
+                      : 0;
   if (auto t = hosted.tasks.find(r.index); t != hosted.tasks.end()) {
     t->second.load = e.load;
     t->second.grain = e.grain;

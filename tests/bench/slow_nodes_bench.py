@@ -65,9 +65,13 @@ class Row:
                  "set = checkpoint.interval_ms=5000", "cpu_period = 20ms"]
         for k, cores in sorted(self.cpu.items()):
             lines.append(f"cpu = {k}:{cores}")
-        # Steps for about `seconds` at the slowest node's pace (the task visits the slow ones).
-        steps = max(2000, int(self.seconds * self.slowest() * 1e6 / WORK_US))
         tasks = self.nodes if self.kills else 1
+        if tasks == 1:  # one task, at the slowest node's pace (it visits the slow ones)
+            step_us = WORK_US / self.slowest()
+        else:  # every node's task, sharing the machine's cores and the quotas
+            cores = min(os.cpu_count() or 2, sum(self.cpu.values()) if self.cpu else self.nodes)
+            step_us = WORK_US * tasks / cores
+        steps = max(2000, int(self.seconds * 1e6 / step_us))
         lines += ["", "[job]", "app = ballast", f"tasks = {tasks}", f"steps = {steps}",
                   f"state = {self.state}", f"work = {WORK_US}",
                   f"timeout = {int(self.seconds * 6 + 300)}s", "", "[expect]", "correct = yes",

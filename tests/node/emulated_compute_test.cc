@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include <chrono>
 
 namespace drift {
@@ -19,28 +21,45 @@ TEST(EmulatedComputeTest, StretchesWallTimeToTheEmulatedSpeed) {
   const Emulator e(EmulationSettings{2, 1000, {}}, Clock::now());
   int calls = 0;
   const Clock::time_point begin = Clock::now();
-  const double busy = emulated_compute(&e, 100, [&] { ++calls; });  // 100 / 2000 = 50 ms
+  const ComputeTime t = emulated_compute(&e, 100, [&] { ++calls; });  // 100 / 2000 = 50 ms
   const double wall = seconds_since(begin);
   EXPECT_EQ(calls, 1);
-  EXPECT_GE(busy, 0.05);
-  EXPECT_LT(busy, 0.25);
-  EXPECT_GE(wall, busy);
+  EXPECT_GE(t.wall_s, 0.05);
+  EXPECT_LT(t.wall_s, 0.25);
+  EXPECT_GE(wall, t.wall_s);
+  EXPECT_EQ(t.cpu_s, t.wall_s);  // emulated: the machine's speed is the stretched time
 }
 
 TEST(EmulatedComputeTest, ExternalLoadTakesItsShare) {
   const Emulator e(EmulationSettings{1, 1000, {{0, 0, 1}}}, Clock::now());  // half the CPU
-  const double busy = emulated_compute(&e, 40, [] {});                      // 40 / 500 = 80 ms
+  const double busy = emulated_compute(&e, 40, [] {}).wall_s;               // 40 / 500 = 80 ms
   EXPECT_GE(busy, 0.08);
   EXPECT_LT(busy, 0.4);
 }
 
 TEST(EmulatedComputeTest, RealMachineRunsAtFullSpeed) {
   int calls = 0;
-  const double busy = emulated_compute(nullptr, 1e9, [&] { ++calls; });
+  const double busy = emulated_compute(nullptr, 1e9, [&] { ++calls; }).wall_s;
   EXPECT_EQ(calls, 1);
   EXPECT_LT(busy, 0.05);
   const Emulator off(EmulationSettings{}, Clock::now());
-  EXPECT_LT(emulated_compute(&off, 1e9, [] {}), 0.05);
+  EXPECT_LT(emulated_compute(&off, 1e9, [] {}).wall_s, 0.05);
+}
+
+// On a real machine the CPU time is measured apart: a compute that sleeps got almost none.
+TEST(EmulatedComputeTest, ARealComputeReportsTheCpuTimeItGot) {
+  const ComputeTime sleeping = emulated_compute(nullptr, 1, [] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  });
+  EXPECT_GE(sleeping.wall_s, 0.03);
+  EXPECT_LT(sleeping.cpu_s, 0.01);
+  const ComputeTime spinning = emulated_compute(nullptr, 1, [] {
+    const auto until = Clock::now() + std::chrono::milliseconds(20);
+    while (Clock::now() < until) {
+    }
+  });
+  EXPECT_GT(spinning.cpu_s, 0.0);  // on a loaded machine it may get much less than the wall
+  EXPECT_LE(spinning.cpu_s, spinning.wall_s + 0.002);
 }
 
 TEST(EmulatedComputeTest, BenchmarkMeasuresTheEmulatedRate) {

@@ -349,3 +349,78 @@ TEST(LoadMeterTest, EffectsOfNoTaskAreIgnored) {
 
 }  // namespace
 }  // namespace drift
+
+namespace drift {
+namespace {
+
+// Recorded on this machine (ballast, 5 ms computes of 1000 units, cgroup v1 quota, 20 ms period):
+// each compute's wall time and the CPU time it got. A compute that fits the unthrottled part of a
+// period runs at full speed; one that spans a throttled gap takes 16-19 ms longer on the wall.
+struct RecordedCompute {
+  double wall_s;
+  double cpu_s;
+};
+const RecordedCompute kAtFifthOfACore[] = {
+    {0.0051, 0.0050}, {0.0212, 0.0050}, {0.0050, 0.0049}, {0.0231, 0.0051}, {0.0050, 0.0050},
+    {0.0226, 0.0050}, {0.0052, 0.0051}, {0.0050, 0.0050}, {0.0219, 0.0050}, {0.0050, 0.0049},
+    {0.0228, 0.0050}, {0.0051, 0.0050}, {0.0050, 0.0050}, {0.0233, 0.0051}, {0.0050, 0.0050},
+};
+
+double measured_capacity(double parallelism, bool cpu_time, double speed_scale) {
+  LoadMeter::Params p = dynamic_params();
+  p.parallelism = parallelism;
+  p.cpu_time = cpu_time;
+  p.sample_window_s = 0.01;
+  LoadMeter m(p, nullptr);
+  for (int round = 0; round < 4; ++round) {
+    for (const RecordedCompute& c : kAtFifthOfACore) {
+      HandlerEffects e = effects(kA, 1, c.wall_s * speed_scale, 1000);
+      e.cpu_seconds = c.cpu_s * speed_scale;
+      m.on_effects(e, 0);
+    }
+  }
+  EXPECT_TRUE(m.measured());
+  return m.capacity();
+}
+
+// The compression the real-CPU testbed showed: by busy wall time, best of three, a node at a
+// fifth of a core measured the speed of a whole one (the fast windows win); by CPU time times its
+// quota, a fifth of it.
+TEST(LoadMeterTest, AThrottledNodeIsMeasuredByItsQuotaNotByItsFastWindows) {
+  const double by_wall = measured_capacity(1.0, false, 1.0);
+  const double by_cpu = measured_capacity(0.2, true, 1.0);
+  const double core = 1000 / 0.0050;  // units per CPU second of one core
+  EXPECT_NEAR(by_wall, core, 0.05 * core);  // the old measure: about a whole core
+  EXPECT_NEAR(by_cpu, 0.2 * core, 0.03 * core);
+}
+
+// Two nodes with quotas 12:1 on cores of the same speed advertise 12:1, not 2.8:1.
+TEST(LoadMeterTest, QuotaSharesCarryIntoTheAdvertisedRatio) {
+  const double fast = measured_capacity(1.2, true, 1.0);
+  const double slow = measured_capacity(0.1, true, 1.0);
+  EXPECT_NEAR(fast / slow, 12.0, 0.6);
+  // A core half as fast: half the capacity at the same quota.
+  EXPECT_NEAR(measured_capacity(0.1, true, 2.0) / slow, 0.5, 0.03);
+}
+
+// A machine shared with an owner's program (no quota): the compute got half the wall time as CPU
+// time; the base speed stays the core's, and the external load halves what is advertised.
+TEST(LoadMeterTest, CpuTimeSamplesAreNotNormalisedAgainByTheExternalLoad) {
+  FakeExternalLoad ext;
+  ext.value = 1.0;
+  LoadMeter::Params p = dynamic_params();
+  p.cpu_time = true;
+  p.sample_window_s = 0.01;
+  LoadMeter m(p, ext.source());
+  m.sense(0);
+  for (int i = 0; i < 6; ++i) {
+    HandlerEffects e = effects(kA, 1, 0.02, 1000);
+    e.cpu_seconds = 0.01;
+    m.on_effects(e, 0);
+  }
+  EXPECT_NEAR(m.base_capacity(), 1000 / 0.01, 1);
+  EXPECT_NEAR(m.capacity(), 1000 / 0.01 / 2, 1);
+}
+
+}  // namespace
+}  // namespace drift

@@ -239,8 +239,8 @@ TEST(WorkerCodec, OutOfRangeTaskControlActionsAreRefused) {
 }
 
 TEST(WorkerCodec, OutOfRangeStateBytesKindsAreRefused) {
-  const WorkerStateBytes install{StateBytesKind::kInstall, 1, 0, {5}};
-  const WorkerStateBytes checkpoint{StateBytesKind::kCheckpoint, 1, 0, {5}};
+  const WorkerStateBytes install{StateBytesKind::kInstall, 1, 0, 1, {5}};
+  const WorkerStateBytes checkpoint{StateBytesKind::kCheckpoint, 1, 0, 1, {5}};
   for (std::uint8_t raw : {std::uint8_t{3}, std::uint8_t{128}, std::uint8_t{255}}) {
     expect_byte_refused(install, checkpoint, raw, "enum value " + std::to_string(raw) +
                         " out of range 0..2", "WorkerStateBytes.kind");
@@ -313,7 +313,7 @@ TEST(WorkerCodec, PrefixPlusPayloadIsTheWholeFrame) {
     ASSERT_TRUE(back) << back.error();
     EXPECT_TRUE(*back == WorkerMessage(msg));
 
-    WorkerStateBytes piece{StateBytesKind::kCapture, 4, 88, {}};
+    WorkerStateBytes piece{StateBytesKind::kCapture, 4, 88, 0, {}};
     joined = encode_worker_prefix(piece, n);
     joined.insert(joined.end(), payload.begin(), payload.end());
     piece.bytes = payload;

@@ -26,6 +26,7 @@
 #include "tests/bench/machine_info.h"
 #include "tests/bench/testbed/svg_plot.h"
 #include "tests/bench/testbed/testbed_metrics.h"
+#include "tests/bench/testbed/testbed_real.h"
 #include "tests/bench/testbed/testbed_run.h"
 
 namespace po = boost::program_options;
@@ -445,9 +446,12 @@ void traffic(const Options& o, const TestbedSetup& setup, Report& report) {
 int run(const Options& o) {
   Report report;
   const MachineInfo machine = describe_machine(DRIFT_BUILD_TYPE);
-  report.md << "# drift: heterogeneous balancing on an emulated testbed" << (o.quick ? " (quick)" : "")
-            << "\n\n" << describe(machine) << ". Command: `build/bin/drift_testbed"
-            << (o.quick ? " --quick" : "") << "`.\n\n";
+  const bool real_only = o.only.size() == 1 && o.only.count("real");
+  report.md << (real_only ? "# drift: heterogeneous balancing on real CPUs"
+                          : "# drift: heterogeneous balancing on an emulated testbed")
+            << (o.quick ? " (quick)" : "") << "\n\n" << describe(machine)
+            << ". Command: `build/bin/drift_testbed" << (o.quick ? " --quick" : "")
+            << (real_only ? " --only real" : "") << "`.\n\n";
   TestbedSetup setup;
   setup.base_config = o.base_config;
   setup.base_port = o.base_port;
@@ -468,12 +472,19 @@ int run(const Options& o) {
   if (o.wants("dynamic")) dynamic_load(o, setup, report);
   if (o.wants("traffic")) traffic(o, setup, report);
   if (o.wants("grain")) granularity(o, setup, report);
+  if (o.only.count("real")) {  // only when asked: it needs root, and its own cores
+    RealTestbedOutcome real = real_cpu_testbed(setup, o.quick, o.out_dir);
+    report.md << real.markdown;
+    report.errors.insert(report.errors.end(), real.errors.begin(), real.errors.end());
+    report.missed.insert(report.missed.end(), real.missed.begin(), real.missed.end());
+  }
   report.md << "**Verdict:** " << (report.errors.empty() ? "everything ran" : "ERRORS") << "; "
             << (report.missed.empty() ? "every target met" : std::to_string(report.missed.size()) + " target(s) missed") << ".\n";
   for (const auto& e : report.errors) report.md << "\n- error: " << e;
   for (const auto& m : report.missed) report.md << "\n- missed: " << m;
   report.md << "\n";
-  const fs::path md = o.out_dir / (o.quick ? "testbed-quick.md" : "testbed.md");
+  const fs::path md =
+      o.out_dir / (std::string(real_only ? "testbed-real" : "testbed") + (o.quick ? "-quick" : "") + ".md");
   write_file(md, report.md.str(), report);
   std::cout << report.md.str() << "results written to " << md.string() << std::endl;
   return report.errors.empty() ? 0 : 1;
@@ -500,7 +511,8 @@ int main(int argc, char** argv) {
       "the daemons' base config (default conf/local.conf)")(
       "base-port", po::value<int>(&port)->value_name("P"), "first TCP port (default 18100)")(
       "only", po::value<std::vector<std::string>>(&only)->composing()->value_name("PART"),
-      "run only fig3, fig4, dynamic, traffic or grain (repeatable)")(
+      "run only fig3, fig4, dynamic, traffic, grain or real (repeatable; real — daemons under "
+      "real CPU quotas, root only — runs only when named; alone it writes testbed-real.md)")(
       "eff-min", po::value<double>(&o.eff_min)->value_name("E"),
       "every daemon's balance.eff_min: balance when a group's U_avg / U_max is below E "
       "(default 0.95)")(
@@ -523,9 +535,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& part : only) {
     if (part != "fig3" && part != "fig4" && part != "dynamic" && part != "traffic" &&
-        part != "grain") {
+        part != "grain" && part != "real") {
       std::cerr << "drift_testbed: --only " << part
-                << ": expected fig3, fig4, dynamic, traffic or grain\n";
+                << ": expected fig3, fig4, dynamic, traffic, grain or real\n";
       return 2;
     }
   }

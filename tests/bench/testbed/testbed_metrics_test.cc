@@ -1,5 +1,6 @@
 // testbed_metrics: steady step, convergence, ideal step, growth after a time.
 #include "tests/bench/testbed/testbed_metrics.h"
+#include "tests/bench/testbed/testbed_real.h"
 
 #include <gtest/gtest.h>
 
@@ -36,6 +37,31 @@ TEST(TestbedMetricsTest, GrowthAfterATime) {
   EXPECT_EQ(growth_after(s, 0.5), 31u);
   EXPECT_EQ(growth_after(s, 9), 0u);
   EXPECT_EQ(growth_after({}, 1), 0u);
+}
+
+}  // namespace
+}  // namespace drift::bench
+
+namespace drift::bench {
+namespace {
+
+TEST(RealTestbed, QuotasFollowTheRatiosSumToTheTotalAndStayUnderTheCeiling) {
+  const auto q = scaled_quotas({1, 3, 4}, 1.6, 1.0);
+  ASSERT_EQ(q.size(), 3u);
+  EXPECT_DOUBLE_EQ(q[0], 0.2);
+  EXPECT_DOUBLE_EQ(q[1], 0.6);
+  EXPECT_DOUBLE_EQ(q[2], 0.8);
+  const auto capped = scaled_quotas({1, 9}, 1.75, 1.0);
+  EXPECT_DOUBLE_EQ(capped[1], 1.0);  // 1.575 asked, one worker uses at most a core
+  EXPECT_DOUBLE_EQ(capped[0], 0.175);
+}
+
+TEST(RealTestbed, TheWorstShareErrorIsRelativeToTheQuotaShare) {
+  // Quotas 1:3 (25 % / 75 %); advertised 30 % / 70 %: node 1 is off by 20 %, node 2 by 6.7 %.
+  EXPECT_NEAR(worst_share_error({30, 70}, {0.25, 0.75}), 0.2, 1e-12);
+  EXPECT_NEAR(worst_share_error({2, 6}, {0.1, 0.3}), 0.0, 1e-12);
+  EXPECT_EQ(worst_share_error({}, {0.1, 0.3}), 0.0);
+  EXPECT_NEAR(worst_share_error({5}, {0.5, 0.5}), 1.0, 1e-12);  // node 2 advertised nothing
 }
 
 }  // namespace

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
 
+#include "ctl/fault_cpu_quota.h"
 #include "tests/bench/bench_cluster.h"
 #include "tests/bench/checked_job.h"
 
@@ -20,17 +23,25 @@ std::string number(double v) {
   return buf;
 }
 
-ctl::LocalClusterOptions daemon_options(const TestbedSetup& setup, const TestbedRow& row) {
+ctl::LocalClusterOptions daemon_options(const TestbedSetup& setup, const TestbedRow& row,
+                                        const ctl::CpuQuotas* quotas) {
   ctl::LocalClusterOptions o;
-  o.extra_args = {"--node.workers=1",
-                  "--node.capacity=0",
-                  "--emulate.unit_rate=" + number(setup.unit_rate),
+  o.extra_args = {"--node.workers=1", "--node.capacity=0"};
+  if (quotas) {
+    for (std::size_t i = 0; i < row.quotas.size(); ++i) {
+      const int k = static_cast<int>(i) + 1;
+      o.launchers[k] = quotas->launcher(k);
+    }
+  } else {
+    o.extra_args.push_back("--emulate.unit_rate=" + number(setup.unit_rate));
+  }
+  o.extra_args.insert(o.extra_args.end(), {
                   "--balance.strategy=" + row.strategy,
                   "--balance.capacity=" + row.capacity,
                   "--balance.sensing=" + row.sensing,
                   "--balance.eff_min=" + number(setup.eff_min),
-                  "--balance.period_ms=" + std::to_string(setup.period_ms)};
-  for (std::size_t i = 0; i < row.speeds.size(); ++i) {
+                  "--balance.period_ms=" + std::to_string(setup.period_ms)});
+  for (std::size_t i = 0; i < row.speeds.size() && !quotas; ++i) {
     const int k = static_cast<int>(i) + 1;
     o.node_args[k].push_back("--emulate.speed=" + number(row.speeds[i]));
     if (i < row.loads.size() && !row.loads[i].empty()) {
@@ -78,9 +89,21 @@ void keep_logs(const BenchCluster& cluster, const std::filesystem::path& keep,
 
 RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
   RowResult r;
-  const int nodes = static_cast<int>(row.speeds.size());
+  const bool real = !row.quotas.empty();
+  const int nodes = static_cast<int>(real ? row.quotas.size() : row.speeds.size());
+  std::unique_ptr<ctl::CpuQuotas> quotas;
+  if (real) {
+    std::map<int, double> cores;
+    for (int k = 1; k <= nodes; ++k) cores[k] = row.quotas[static_cast<std::size_t>(k - 1)];
+    auto created = ctl::CpuQuotas::create(cores, setup.cpu_period_us);
+    if (!created) {
+      r.error = "CPU quotas: " + created.error();
+      return r;
+    }
+    quotas = std::move(*created);
+  }
   auto cluster = BenchCluster::start(nodes, setup.base_port, setup.base_config,
-                                     daemon_options(setup, row));
+                                     daemon_options(setup, row, quotas.get()));
   if (!cluster) {
     r.error = "local cluster: " + cluster.error();
     return r;

@@ -1,6 +1,6 @@
 // One row of the testbed benchmark: a fresh local cluster of emulated machines (emulate.speed
 // and optional external-load ramps per daemon, one worker each, a balancing strategy and
-// capacity mode for all), one particles job placed evenly over the machines (as the seed's
+// capacity mode for all) or of real ones (a CPU quota per daemon), one particles job placed evenly over the machines (as the seed's
 // uniform partition), its step times and checksum (checked against the serial reference), and
 // the daemons' loads sampled while it runs.
 #pragma once
@@ -32,6 +32,9 @@ struct TestbedRow {
   std::vector<std::string> loads;      // emulate.load per daemon ("" = none)
   std::uint64_t steps = 30;
   std::optional<JobSpec> job{};        // another job than the setup's particles (steps: its own)
+  // Real machines instead (drift_testbed --only real): each daemon in a cgroup of its own with
+  // this CPU quota in cores, no emulate.* keys at all; `speeds` is then unused.
+  std::vector<double> quotas;
 };
 
 struct TestbedSetup {
@@ -42,6 +45,7 @@ struct TestbedSetup {
   int period_ms = 1000;      // balance.period_ms
   ParticleJob job;
   std::filesystem::path keep_logs;  // when set, each row's daemon logs are copied to a folder here
+  long cpu_period_us = 20000;       // real rows: the quotas' enforcement period
 };
 
 struct RowResult {
