@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
+
 #include "node/tasks/handler_effects.h"
 
 namespace drift {
@@ -353,28 +355,36 @@ TEST(LoadMeterTest, EffectsOfNoTaskAreIgnored) {
 namespace drift {
 namespace {
 
-// Recorded on this machine (ballast, 5 ms computes of 1000 units, cgroup v1 quota, 20 ms period):
-// each compute's wall time and the CPU time it got. A compute that fits the unthrottled part of a
-// period runs at full speed; one that spans a throttled gap takes 16-19 ms longer on the wall.
+// Recorded on this machine (Debian 12 VM, cgroup v1, quota 4 ms per 20 ms = 0.2 core; a Python
+// loop spinning on the thread's CPU clock, 2026-11-25): each compute's wall time and the CPU time
+// it got. (A) computes of 2 ms between 8 ms waits for messages, as a balanced slow node's: within
+// its quota, never throttled, every one at the full speed of a core. (B) back-to-back computes of
+// 5 ms: each spans a throttled gap, 21 or 37 ms on the wall.
 struct RecordedCompute {
   double wall_s;
   double cpu_s;
 };
 const RecordedCompute kAtFifthOfACore[] = {
-    {0.0051, 0.0050}, {0.0212, 0.0050}, {0.0050, 0.0049}, {0.0231, 0.0051}, {0.0050, 0.0050},
-    {0.0226, 0.0050}, {0.0052, 0.0051}, {0.0050, 0.0050}, {0.0219, 0.0050}, {0.0050, 0.0049},
-    {0.0228, 0.0050}, {0.0051, 0.0050}, {0.0050, 0.0050}, {0.0233, 0.0051}, {0.0050, 0.0050},
+    {0.0020, 0.002}, {0.0020, 0.002}, {0.0020, 0.002}, {0.0020, 0.002}, {0.0021, 0.002},
+    {0.0020, 0.002}, {0.0022, 0.002}, {0.0020, 0.002}, {0.0020, 0.002}, {0.0020, 0.002},
+    {0.0022, 0.002}, {0.0020, 0.002}, {0.0020, 0.002}, {0.0020, 0.002}, {0.0020, 0.002},
+    {0.0020, 0.002}, {0.0112, 0.005}, {0.0210, 0.005}, {0.0370, 0.005}, {0.0210, 0.005},
+    {0.0210, 0.005}, {0.0371, 0.005}, {0.0210, 0.005}, {0.0210, 0.005},
 };
+constexpr double kUnitsPerCpuSecond = 200000;  // the work the computes did, per CPU second
 
-double measured_capacity(double parallelism, bool cpu_time, double speed_scale) {
+// What a meter measures from `computes` (repeated), their times scaled by `speed_scale` (2: a
+// core half as fast).
+double measured_capacity(std::span<const RecordedCompute> computes, double parallelism,
+                         bool cpu_time, double speed_scale = 1.0) {
   LoadMeter::Params p = dynamic_params();
   p.parallelism = parallelism;
   p.cpu_time = cpu_time;
   p.sample_window_s = 0.01;
   LoadMeter m(p, nullptr);
   for (int round = 0; round < 4; ++round) {
-    for (const RecordedCompute& c : kAtFifthOfACore) {
-      HandlerEffects e = effects(kA, 1, c.wall_s * speed_scale, 1000);
+    for (const RecordedCompute& c : computes) {
+      HandlerEffects e = effects(kA, 1, c.wall_s * speed_scale, c.cpu_s * kUnitsPerCpuSecond);
       e.cpu_seconds = c.cpu_s * speed_scale;
       m.on_effects(e, 0);
     }
@@ -383,24 +393,28 @@ double measured_capacity(double parallelism, bool cpu_time, double speed_scale) 
   return m.capacity();
 }
 
-// The compression the real-CPU testbed showed: by busy wall time, best of three, a node at a
-// fifth of a core measured the speed of a whole one (the fast windows win); by CPU time times its
-// quota, a fifth of it.
+const std::span<const RecordedCompute> kWaiting(kAtFifthOfACore, 16);        // (A)
+const std::span<const RecordedCompute> kBackToBack(kAtFifthOfACore + 16, 8);  // (B)
+
+// The compression the real-CPU testbed showed: by busy wall time a node at a fifth of a core
+// measured anything from a whole core (a balanced node: its short computes between waits are never
+// throttled) to a quarter of one (saturated), so the balancer gave it work, took it back, and
+// never saw its share; by CPU time times its quota, a fifth of a core either way.
 TEST(LoadMeterTest, AThrottledNodeIsMeasuredByItsQuotaNotByItsFastWindows) {
-  const double by_wall = measured_capacity(1.0, false, 1.0);
-  const double by_cpu = measured_capacity(0.2, true, 1.0);
-  const double core = 1000 / 0.0050;  // units per CPU second of one core
-  EXPECT_NEAR(by_wall, core, 0.05 * core);  // the old measure: about a whole core
-  EXPECT_NEAR(by_cpu, 0.2 * core, 0.03 * core);
+  const double core = kUnitsPerCpuSecond;
+  EXPECT_NEAR(measured_capacity(kWaiting, 1.0, false), core, 0.1 * core);  // the old measure
+  EXPECT_NEAR(measured_capacity(kBackToBack, 1.0, false), 0.005 / 0.021 * core, 0.03 * core);
+  EXPECT_NEAR(measured_capacity(kWaiting, 0.2, true), 0.2 * core, 0.01 * core);
+  EXPECT_NEAR(measured_capacity(kBackToBack, 0.2, true), 0.2 * core, 0.01 * core);
 }
 
 // Two nodes with quotas 12:1 on cores of the same speed advertise 12:1, not 2.8:1.
 TEST(LoadMeterTest, QuotaSharesCarryIntoTheAdvertisedRatio) {
-  const double fast = measured_capacity(1.2, true, 1.0);
-  const double slow = measured_capacity(0.1, true, 1.0);
-  EXPECT_NEAR(fast / slow, 12.0, 0.6);
+  const double fast = measured_capacity(kAtFifthOfACore, 1.2, true);
+  const double slow = measured_capacity(kAtFifthOfACore, 0.1, true);
+  EXPECT_NEAR(fast / slow, 12.0, 0.1);
   // A core half as fast: half the capacity at the same quota.
-  EXPECT_NEAR(measured_capacity(0.1, true, 2.0) / slow, 0.5, 0.03);
+  EXPECT_NEAR(measured_capacity(kAtFifthOfACore, 0.1, true, 2.0) / slow, 0.5, 0.01);
 }
 
 // A machine shared with an owner's program (no quota): the compute got half the wall time as CPU
