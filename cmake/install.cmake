@@ -1,10 +1,65 @@
-# What `cmake --install build --prefix P` puts where: driftd and driftctl in P/bin, the
-# applications in P/lib/drift/apps (where both look for them by default), and the SDK — headers
-# in P/include/drift, libdrift_app.a in P/lib, the CMake package in P/lib/cmake/drift
+# What `cmake --install build --prefix P` puts where (FHS; DESTDIR works): driftctl in P/bin,
+# driftd in P/sbin, the applications in P/lib/drift/apps (where both look for them by default),
+# the service — /etc/drift/driftd.conf, the systemd unit, /etc/logrotate.d/drift (P/etc/... for a
+# prefix other than /usr), man pages driftd(8) and driftctl(1) — and the SDK: headers in
+# P/include/drift, libdrift_app.a in P/lib, the CMake package in P/lib/cmake/drift
 # (find_package(drift 0.x CONFIG), target drift::app) and P/lib/pkgconfig/drift.pc.
 include(CMakePackageConfigHelpers)
+include(GNUInstallDirs)
 
-install(TARGETS driftd driftctl RUNTIME DESTINATION bin COMPONENT runtime)
+install(TARGETS driftctl RUNTIME DESTINATION bin COMPONENT runtime)
+install(TARGETS driftd RUNTIME DESTINATION sbin COMPONENT runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/driftd.conf
+        DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/drift COMPONENT runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/logrotate.drift RENAME drift
+        DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/logrotate.d COMPONENT runtime)
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(drift_unit_default /lib/systemd/system)  # Debian 12's place for packaged units
+else()
+  set(drift_unit_default ${CMAKE_INSTALL_PREFIX}/lib/systemd/system)
+endif()
+set(DRIFT_SYSTEMD_UNIT_DIR ${drift_unit_default} CACHE PATH "where driftd.service is installed")
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/driftd.service
+        DESTINATION ${DRIFT_SYSTEMD_UNIT_DIR} COMPONENT runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/conf/driftd.conf ${PROJECT_SOURCE_DIR}/conf/local.conf
+        DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/drift/examples COMPONENT runtime)
+# Each package's copyright and changelog (Debian's rules: /usr/share/doc/PACKAGE, gzip -9n).
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/changelog.gz
+  COMMAND gzip -9n -c ${PROJECT_SOURCE_DIR}/packaging/changelog > ${PROJECT_BINARY_DIR}/changelog.gz
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/changelog VERBATIM)
+add_custom_target(drift_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/changelog.gz)
+foreach(component_package runtime:drift dev:drift-dev)
+  string(REPLACE ":" ";" parts ${component_package})
+  list(GET parts 0 component)
+  list(GET parts 1 package)
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${PROJECT_BINARY_DIR}/changelog.gz
+          DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
+endforeach()
+
+# Man pages from the programs' own --help (help2man), compressed as Debian wants them.
+find_program(HELP2MAN help2man)
+find_program(GZIP gzip)
+if(HELP2MAN AND GZIP)
+  foreach(page driftd:8:the_drift_daemon driftctl:1:control_a_drift_cluster)
+    string(REPLACE ":" ";" parts ${page})
+    list(GET parts 0 prog)
+    list(GET parts 1 section)
+    list(GET parts 2 title)
+    string(REPLACE "_" " " title ${title})
+    set(out ${PROJECT_BINARY_DIR}/man/${prog}.${section})
+    add_custom_command(OUTPUT ${out}.gz
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+      COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section ${section} --name "${title}"
+              --output ${out} $<TARGET_FILE:${prog}>
+      COMMAND ${GZIP} -9nf ${out}
+      DEPENDS ${prog} VERBATIM)
+    list(APPEND drift_man_pages ${out}.gz)
+    install(FILES ${out}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section} COMPONENT runtime)
+  endforeach()
+  add_custom_target(drift_man_pages ALL DEPENDS ${drift_man_pages})
+else()
+  message(STATUS "help2man or gzip not found: no man pages (apt install help2man)")
+endif()
 get_property(drift_installed_apps GLOBAL PROPERTY DRIFT_APPS)
 install(TARGETS ${drift_installed_apps} RUNTIME DESTINATION lib/drift/apps COMPONENT runtime)
 

@@ -30,7 +30,7 @@ struct Fd {
 [[noreturn]] void exec_child(char* const argv[], int log_fd, int null_fd, int error_fd,
                              bool stop_with_parent, pid_t parent) {
   if (stop_with_parent) {
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    ::prctl(PR_SET_PDEATHSIG, SIGINT);
     if (::getppid() != parent) ::_exit(127);
   }
   ::setsid();
@@ -126,7 +126,7 @@ bool process_runs(pid_t pid, const std::string& name) {
 
 StopOutcome stop_process(pid_t pid, std::chrono::milliseconds grace) {
   if (pid <= 0 || !process_alive(pid)) return StopOutcome::kNotRunning;
-  ::kill(pid, SIGTERM);
+  ::kill(pid, SIGINT);  // driftd: stop now (SIGTERM would first move its tasks away)
   const auto deadline = std::chrono::steady_clock::now() + grace;
   while (process_alive(pid)) {
     if (std::chrono::steady_clock::now() >= deadline) {

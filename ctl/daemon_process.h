@@ -19,7 +19,7 @@ struct SpawnSpec {
   std::filesystem::path program;
   std::vector<std::string> args;  // without argv[0]
   std::filesystem::path log_file;
-  // Linux PR_SET_PDEATHSIG: the process gets SIGTERM when its parent thread exits. For tests, so
+  // Linux PR_SET_PDEATHSIG: the process gets SIGINT when its parent thread exits. For tests, so
   // that a crashed test never leaves daemons behind.
   bool stop_with_parent = false;
 };
@@ -33,7 +33,8 @@ bool process_alive(pid_t pid);
 bool process_runs(pid_t pid, const std::string& name);
 
 enum class StopOutcome { kNotRunning, kTerminated, kKilled };
-// SIGTERM, then SIGKILL if still alive after `grace`; waits (polling) until it is gone.
+// SIGINT (driftd stops at once; SIGTERM would make it move its tasks away first), then SIGKILL
+// if still alive after `grace`; waits (polling) until it is gone.
 StopOutcome stop_process(pid_t pid, std::chrono::milliseconds grace);
 
 }  // namespace drift::ctl

@@ -36,7 +36,10 @@ Result<std::filesystem::path> find_driftd() {
   if (!ec) {
     const auto beside = self.parent_path() / "driftd";
     if (is_executable(beside)) return beside;
-    looked = beside.string();
+    // Installed: driftctl in PREFIX/bin, the daemon in PREFIX/sbin.
+    const auto sbin = self.parent_path().parent_path() / "sbin" / "driftd";
+    if (is_executable(sbin)) return sbin;
+    looked = beside.string() + ", " + sbin.string();
   }
   if (auto on_path = search_path("driftd"); !on_path.empty()) return on_path;
   return Status::error("cannot find driftd (looked at " + (looked.empty() ? "" : looked + " and ") +

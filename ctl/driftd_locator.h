@@ -10,7 +10,8 @@
 
 namespace drift::ctl {
 
-// The error lists the places looked at.
+// driftd beside this program, in ../sbin (an installed tree), else on PATH; the error lists the
+// places looked at.
 Result<std::filesystem::path> find_driftd();
 
 // `program` itself if it has a slash, else the first executable of that name on PATH.

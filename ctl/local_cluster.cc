@@ -287,7 +287,7 @@ std::vector<std::string> LocalCluster::down() {
     if (p <= 0 || !process_alive(p) || !process_runs(p, "driftd")) {
       lines.push_back(who + " was not running");
     } else if (stop_process(p, options_.stop_grace) == StopOutcome::kKilled) {
-      lines.push_back(who + " ignored SIGTERM for " + seconds(options_.stop_grace) + "; killed");
+      lines.push_back(who + " ignored SIGINT for " + seconds(options_.stop_grace) + "; killed");
     } else {
       lines.push_back(who + " stopped");
     }

@@ -22,7 +22,7 @@ namespace drift::ctl {
 struct LocalClusterOptions {
   std::filesystem::path driftd;  // empty: find_driftd()
   std::chrono::milliseconds ready_timeout{20000};
-  std::chrono::milliseconds stop_grace{5000};  // SIGTERM to SIGKILL
+  std::chrono::milliseconds stop_grace{5000};  // SIGINT to SIGKILL
   bool stop_with_parent = false;               // tests: daemons die with the test process
   std::vector<std::string> extra_args;         // "--key=value" for every daemon
   std::map<int, std::vector<std::string>> node_args;  // "--key=value" for daemon K only, after extra_args
@@ -45,7 +45,7 @@ class LocalCluster {
   // Refuses when DIR has live daemons. On failure it names the node, quotes the end of its log
   // and stops the daemons it started.
   Status up(int nodes, std::uint16_t base_port, const std::filesystem::path& base_config = {});
-  // Stops every daemon with a pid file in DIR (SIGTERM, SIGKILL after the grace time) and removes
+  // Stops every daemon with a pid file in DIR (SIGINT, SIGKILL after the grace time) and removes
   // the pid files. One line per daemon.
   std::vector<std::string> down();
   // Starts daemon k of a cluster this object brought up again (after it was killed), with the

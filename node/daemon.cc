@@ -17,6 +17,8 @@
 #include "node/workers/machine_arch.h"
 #include "node/workers/app_query_client.h"
 #include "node/machine/external_load.h"
+#include "node/service/log.h"
+#include "node/service/systemd_notify.h"
 #include "node/machine/machine_stats.h"
 #include <drift/archives.h>
 #include "protocol/codec.h"
@@ -35,6 +37,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       meter_(meter_params(config_, emulator_, capacity_),
              [this](double t) { return external_load_now(emulator_, t, host_.worker_pids()); }),
       signals_(io_, SIGINT, SIGTERM),
+      reload_(io_, SIGHUP),
       transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
              suspect_timeout(config_), config_.group_size),
@@ -77,7 +80,8 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                                      [this](std::uint32_t id) { return membership_.is_alive(id); },
                                      config_.chunk_bytes, host_.max_state()}),
       task_lists_(io_),
-      sweep_timer_(io_) {}
+      sweep_timer_(io_),
+      ready_timer_(io_) {}
 
 Daemon::~Daemon() { host_.end_all(); }
 
@@ -124,12 +128,7 @@ Status Daemon::start() {
     if (b.balance) meter_.expect(t, b.task_load);
   });
   membership_.count_into(counters_);
-  signals_.async_wait([this](std::error_code ec, int sig) {
-    if (!ec) {
-      spdlog::info("signal {}: shutting down", sig);
-      stop();
-    }
-  });
+  on_signal();
   if (config_.checkpoint.disk) {
     if (auto st = use_checkpoint_disk(); !st) return st;
   }
@@ -141,6 +140,9 @@ Status Daemon::start() {
   balancer_.start();
   owner_.start();
   sweep();
+  started_ = std::chrono::steady_clock::now();
+  watch_readiness();
+  on_reload();
   spdlog::info("driftd node {} '{}' listening on {}, cluster '{}', incarnation {}, capacity "
                "{:.3g}, {} workers",
                config_.node_id, config_.name, at.to_string(), config_.cluster_name, incarnation_,
@@ -171,16 +173,107 @@ Status Daemon::start() {
 
 void Daemon::run() { io_.run(); }
 
+// SIGTERM or SIGINT: a clean leave. The node's tasks move to other members first (as when its
+// owner reclaims it), so no job rolls back; then the daemon stops. A second signal, or
+// kLeaveDeadline with tasks still here, stops it at once (their jobs then recover them).
+void Daemon::on_signal() {
+  signals_.async_wait([this](std::error_code ec, int sig) {
+    if (ec || stopping_) return;
+    const std::size_t tasks = host_.tasks().size();
+    if (leaving_ || tasks == 0 || alive_members() < 2) {
+      spdlog::info("signal {}: shutting down{}", sig,
+                   leaving_ ? " (second signal: not waiting for the tasks to move)" : "");
+      return stop();
+    }
+    leaving_ = true;
+    leave_deadline_ = std::chrono::steady_clock::now() + kLeaveDeadline;
+    for (TaskId t : host_.tasks()) leaving_jobs_.insert(t.job);
+    spdlog::info("signal {}: leaving the cluster: moving {} task(s) away first (up to {} s; a "
+                 "second signal stops at once)", sig, tasks, kLeaveDeadline.count());
+    notify_stopping();
+    owner_.command(OwnerAction::kReclaim);
+    watch_leave();
+    on_signal();
+  });
+}
+
+void Daemon::watch_leave() {
+  // A task on its way out is still ours until its destination has installed it.
+  const std::size_t tasks = host_.tasks().size() + migration_.moving_out();
+  const auto now = std::chrono::steady_clock::now();
+  if (tasks > 0 && now >= leave_deadline_) {
+    spdlog::warn("leaving with {} task(s) still here: their jobs recover them", tasks);
+    return stop();
+  }
+  if (tasks == 0 && !left_sent_) {
+    // The roots of the jobs it hosted learn it left them cleanly, so none rolls back.
+    left_sent_ = true;
+    left_acks_deadline_ = now + std::chrono::seconds(2);
+    for (std::uint64_t job : leaving_jobs_) send_to_node(locations_.home(job), NodeLeft{job, config_.node_id});
+  }
+  if (tasks == 0 && (leaving_jobs_.empty() || now >= left_acks_deadline_)) {
+    spdlog::info("every task moved away{}: shutting down",
+                 leaving_jobs_.empty() ? ", every job's root told" : "; a job's root did not answer");
+    return stop();
+  }
+  ready_timer_.expires_after(std::chrono::milliseconds(100));
+  ready_timer_.async_wait([this](std::error_code ec) {
+    if (!ec && !stopping_) watch_leave();
+  });
+}
+
+void Daemon::on_left_ack(std::uint64_t job) {
+  if (!leaving_ || !leaving_jobs_.erase(job) || !leaving_jobs_.empty()) return;
+  asio::post(io_, [this] {
+    if (!stopping_) watch_leave();
+  });
+}
+
+std::size_t Daemon::alive_members() const {
+  std::size_t alive = 0;
+  for (const Member& m : table_.members()) alive += m.info.state == MemberState::kAlive;
+  return alive;
+}
+
+void Daemon::watch_readiness() {
+  const std::size_t alive = alive_members();
+  const bool waited = std::chrono::steady_clock::now() - started_ > std::chrono::seconds(10);
+  if (config_.seeds.empty() || alive > 1 || waited) {
+    const std::string status = "node " + std::to_string(config_.node_id) + " '" + config_.name +
+                               "', " + std::to_string(alive) + " member(s) alive" +
+                               (alive > 1 || config_.seeds.empty() ? "" : "; no seed answered yet");
+    notify_ready(status);
+    spdlog::debug("ready: {}", status);
+    return;
+  }
+  ready_timer_.expires_after(std::chrono::milliseconds(100));
+  ready_timer_.async_wait([this](std::error_code ec) {
+    if (!ec && !stopping_) watch_readiness();
+  });
+}
+
+void Daemon::on_reload() {
+  reload_.async_wait([this](std::error_code ec, int) {
+    if (ec || stopping_) return;
+    reopen_log();
+    spdlog::info("SIGHUP: log file reopened");
+    on_reload();
+  });
+}
+
 void Daemon::stop() {
   asio::post(io_, [this] {
     if (stopping_) return;
     stopping_ = true;
+    notify_stopping();
     membership_.stop();
     balancer_.stop();
     owner_.stop();
     sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();
+    reload_.cancel();
+    ready_timer_.cancel();
     host_.end_all();
     io_.stop();
   });
@@ -202,6 +295,18 @@ void Daemon::send(std::uint32_t node_id, WireMessage msg, bool bulk) {
     return;
   }
   if (!membership_.is_alive(node_id)) {
+    if (!table_.find(node_id) && !stopping_) {  // not met yet: it waits until the node joins
+      const std::size_t bytes = 256 + (std::holds_alternative<TaskMessage>(msg)
+                                           ? std::get<TaskMessage>(msg).payload.size()
+                                           : 0);
+      const auto type = type_of(msg);
+      if (unknown_peers_.hold(node_id, std::move(msg), bytes, std::chrono::steady_clock::now())) {
+        return;
+      }
+      spdlog::warn("dropped a {} for node {}, not met yet: too much waits for it already",
+                   to_string(type), node_id);
+      return;
+    }
     spdlog::debug("not sending {} to node {}: not a live member", to_string(type_of(msg)),
                   node_id);
     return;
@@ -236,6 +341,10 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
 // Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers.
 void Daemon::sweep() {
   const LoopHold hold("the daemon's sweep");
+  for (const auto& e : unknown_peers_.expire(std::chrono::steady_clock::now())) {
+    spdlog::warn("dropped {} message(s) for node {}: it did not join within 10 s", e.messages,
+                 e.node);
+  }
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
   end_orphans(std::chrono::steady_clock::now());
   coordinator_.sweep(std::chrono::steady_clock::now());

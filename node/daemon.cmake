@@ -13,7 +13,8 @@ add_library(drift_node
   tasks/migration_service.cc
   owner/owner_service.cc
   tasks/task_list_query.cc
-  log.cc
+  service/log.cc
+  service/systemd_notify.cc
   machine/machine_stats.cc
   membership/membership_service.cc
   membership/heartbeat_beacon.cc
@@ -25,6 +26,18 @@ add_library(drift_node
 )
 target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(drift_node PUBLIC drift_node_core drift_migration drift_workers spdlog::spdlog)
+# sd_notify for systemd's Type=notify (node/service/systemd_notify.h); without libsystemd the
+# daemon builds all the same and never notifies.
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(LIBSYSTEMD QUIET IMPORTED_TARGET libsystemd)
+endif()
+if(LIBSYSTEMD_FOUND)
+  target_link_libraries(drift_node PRIVATE PkgConfig::LIBSYSTEMD)
+  target_compile_definitions(drift_node PRIVATE DRIFT_HAVE_LIBSYSTEMD)
+else()
+  message(STATUS "libsystemd not found: driftd will not notify systemd (apt install libsystemd-dev)")
+endif()
 
 add_executable(driftd driftd_main.cc)
 target_link_libraries(driftd PRIVATE drift_node)

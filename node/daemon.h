@@ -7,6 +7,7 @@
 #include <asio.hpp>
 
 #include <memory>
+#include <set>
 
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
@@ -17,6 +18,7 @@
 #include "node/membership/member_table.h"
 #include "node/membership/membership_service.h"
 #include "node/tasks/message_router.h"
+#include "node/net/unknown_peer_queue.h"
 #include "node/net/messenger.h"
 #include "node/balance/partner_book.h"
 #include "node/recovery/recovery_agent.h"
@@ -77,6 +79,14 @@ class Daemon final : public Messenger {
   static Frame frame_of(WireMessage&& msg);
   static constexpr std::size_t kZeroCopyBytes = 64u << 10;
   void sweep();
+  // READY=1 to systemd once listening and joined: a member answered (or no seed is configured,
+  // or 10 s passed: a node restarting alone is still a member).
+  void watch_readiness();
+  void on_reload();
+  void on_signal();
+  void watch_leave();
+  void on_left_ack(std::uint64_t job);
+  std::size_t alive_members() const;
   bool stale(const Hello& peer);
   void fence(const std::string& reason);
   LoadIndex load_index();
@@ -93,6 +103,7 @@ class Daemon final : public Messenger {
   LoadMeter meter_;    // what this node measures and advertises (docs/architecture.md §8 phase 1)
   asio::io_context io_;
   asio::signal_set signals_;
+  asio::signal_set reload_;  // SIGHUP: reopen the log file (logrotate)
   Transport transport_;
   MemberTable table_;
   MembershipService membership_;
@@ -120,10 +131,19 @@ class Daemon final : public Messenger {
   TaskListQuery task_lists_;
   std::map<std::uint64_t, ConnectionPtr> migrate_requests_;
   RecentSet ended_jobs_{4096};  // so late state for an ended job is refused
+  UnknownPeerQueue unknown_peers_;  // messages for nodes not met yet (node/net/unknown_peer_queue.h)
   std::uint64_t next_request_ = 0;
   std::uint64_t queries_asked_ = 0;  // names their memory cgroups
   int queries_running_ = 0;
   asio::steady_timer sweep_timer_;
+  asio::steady_timer ready_timer_;  // until systemd is told READY=1; then while leaving
+  static constexpr std::chrono::seconds kLeaveDeadline{20};  // within systemd's TimeoutStopSec
+  bool leaving_ = false;
+  std::chrono::steady_clock::time_point leave_deadline_;
+  std::set<std::uint64_t> leaving_jobs_;  // jobs whose root has not acknowledged NodeLeft
+  bool left_sent_ = false;
+  std::chrono::steady_clock::time_point left_acks_deadline_;
+  std::chrono::steady_clock::time_point started_;
   bool stopping_ = false;
 };
 

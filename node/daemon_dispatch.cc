@@ -92,6 +92,11 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_rollback_ready(m);
         } else if constexpr (std::is_same_v<T, JobResume>) {
           recovery_.on_resume(m);
+        } else if constexpr (std::is_same_v<T, NodeLeft>) {
+          if (m.node == from) coordinator_.on_node_left(m);
+          send_to_node(from, NodeLeftAck{m.job});
+        } else if constexpr (std::is_same_v<T, NodeLeftAck>) {
+          on_left_ack(m.job);
         } else if constexpr (std::is_same_v<T, NodeLeaving>) {
           coordinator_.on_node_leaving(m);
         } else if constexpr (std::is_same_v<T, AppFetch>) {

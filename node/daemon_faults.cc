@@ -110,6 +110,7 @@ void Daemon::on_transition(const MemberTransition& t) {
     return;
   }
   if (t.to == MemberState::kAlive) {
+    for (WireMessage& m : unknown_peers_.take(t.node_id)) send_to_node(t.node_id, std::move(m));
     // After a restart: the copies found on disk go to every member, the jobs' roots among them.
     for (CheckpointOffer& offer : recovery_.offers()) send_to_node(t.node_id, std::move(offer));
     recovery_.on_member_alive();

@@ -8,7 +8,7 @@
 
 #include "node/config/config.h"
 #include "node/daemon.h"
-#include "node/log.h"
+#include "node/service/log.h"
 #include "node/workers/worker_launch.h"
 
 namespace {

@@ -76,6 +76,8 @@ enum class MsgType : std::uint16_t {
   kNodeLeaving = 77,
   kDeputyOrder = 78,
   kCheckpointOffer = 79,
+  kNodeLeft = 88,
+  kNodeLeftAck = 89,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

@@ -190,6 +190,33 @@ struct NodeLeaving {
   }
 };
 
+// A node -> the job's root: this node is leaving the cluster (SIGTERM) and every task of the job
+// it hosted has moved away: its end is no failure of the job, which goes on without a rollback
+// (a checkpoint copy it held is made again at the next checkpoint). Answered by NodeLeftAck.
+struct NodeLeft {
+  static constexpr MsgType kType = MsgType::kNodeLeft;
+  std::uint64_t job = 0;
+  std::uint32_t node = 0;
+
+  friend bool operator==(const NodeLeft&, const NodeLeft&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, node);
+  }
+};
+
+// The root -> the leaving node: it knows, so the node may stop.
+struct NodeLeftAck {
+  static constexpr MsgType kType = MsgType::kNodeLeftAck;
+  std::uint64_t job = 0;
+
+  friend bool operator==(const NodeLeftAck&, const NodeLeftAck&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+  }
+};
+
 // A node -> the job's root: the job's worker process on this node ended while it hosted tasks
 // (crashed, was killed, passed its memory limit): those tasks are gone; roll the job back. The
 // reason names how the worker ended and the last lines of its stderr.

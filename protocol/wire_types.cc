@@ -133,6 +133,10 @@ const char* to_string(MsgType t) {
       return "JobAttach";
     case MsgType::kNodeLeaving:
       return "NodeLeaving";
+    case MsgType::kNodeLeft:
+      return "NodeLeft";
+    case MsgType::kNodeLeftAck:
+      return "NodeLeftAck";
     case MsgType::kDeputyOrder:
       return "DeputyOrder";
     case MsgType::kCheckpointOffer:

@@ -8,6 +8,9 @@ packages=(
   libasio-dev libcereal-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libssl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   iproute2 nftables procps
+  # Debian packages and the service (scripts/package.sh, tests/multihost): sd_notify, man pages,
+  # dpkg-shlibdeps, lintian, systemd-analyze
+  libsystemd-dev help2man dpkg-dev file lintian systemd
   # the mixed-architecture suite (scripts/cross-*.sh); never g++-multilib, which removes these
   g++-12-s390x-linux-gnu g++-12-i686-linux-gnu qemu-user googletest
 )

@@ -260,7 +260,7 @@ Status WorkerHost::write_capture(TaskSlot& slot, const WorkerCapture& req) {
     asio::post(io_, [this, req, total, alive = alive_] {
       if (*alive) reply(WorkerCaptureSized{req.index, req.attempt, total});
     });
-    const WorkerStateBytes head{StateBytesKind::kCapture, req.index, req.attempt, {}};
+    const WorkerStateBytes head{StateBytesKind::kCapture, req.index, req.attempt, 0, {}};
     const std::size_t front = encode_worker_prefix(head, 0).size();
     auto hand_over = [this, head, front, alive = alive_](std::uint32_t, BufferPool::Ptr piece) {
       const auto prefix = encode_worker_prefix(head, piece->size - front);

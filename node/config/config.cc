@@ -188,6 +188,9 @@ std::variant<NodeConfig, ConfigHelp, ConfigError> parse_driftd_args(int argc,
                                                                     const char* const argv[]) {
   using namespace config;
   if (wants_help(argc, argv)) return ConfigHelp{help_text()};
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--version") return ConfigHelp{"driftd " DRIFT_VERSION_TEXT "\n"};
+  }
   Sources src;
   Status st = read_command_line(argc, argv, src);
   if (st) st = read_config_file(src);

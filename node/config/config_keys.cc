@@ -232,7 +232,8 @@ po::options_description key_options() {
 po::options_description command_line_options() {
   po::options_description general("Options", 100, 50);
   general.add_options()("config,c", po::value<std::string>()->value_name("FILE"),
-                        "configuration file (INI)")("help,h", "print this help and exit");
+                        "configuration file (INI)")("help,h", "print this help and exit")(
+      "version", "print the version and exit");
   general.add(key_options());
   return general;
 }

@@ -64,6 +64,8 @@ class JobCoordinator {
   void on_grain_request(const GrainRequest& request);
   // A node gave up the job's tasks it hosted (its owner's evacuation deadline passed).
   void on_node_leaving(const NodeLeaving& leaving);
+  // The node left cleanly with none of the job's tasks (NodeLeft): its end is no failure of it.
+  void on_node_left(const NodeLeft& left);
   // A node's worker of the job died with tasks in it: roll back, or fail the second time.
   void on_worker_lost(const WorkerLost& lost);
   // Deputy side (job_coordinator_takeover.cc): keep the root's record of a job; take the job over

@@ -245,6 +245,14 @@ void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
   recover(*job, leaving.node, "node " + std::to_string(leaving.node) + " left: " + leaving.reason);
 }
 
+void JobCoordinator::on_node_left(const NodeLeft& left) {
+  Job* job = find(left.job);
+  if (!job || job->recovering) return;  // a recovery places the tasks on live nodes anyway
+  job->nodes.erase(left.node);
+  spdlog::info("job {:#x}: node {} left it cleanly (its tasks moved away first)", job->id,
+               left.node);
+}
+
 void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {
   Job* job = find(ready.job);
   if (!job || !job->recovering || ready.generation != job->generation) return;

@@ -145,6 +145,8 @@ std::vector<SampleMessage> build() {
        JobRecord{9, 7, heat_spec(), 0, false, 0, {}, {}, {}, 3, 0, 0, 0, 0.5, {}}},
       {"job_attach", JobAttach{0x700000001ULL, 42}},
       {"node_leaving", NodeLeaving{9, 8, "the owner's evacuation deadline passed"}},
+      {"node_left", NodeLeft{9, 8}},
+      {"node_left_ack", NodeLeftAck{9}},
       {"deputy_order", DeputyOrder{9, true}},
       {"checkpoint_offer", CheckpointOffer{0x500000003ULL, 40, 2, {0, 5, 7}}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},

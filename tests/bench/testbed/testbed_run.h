@@ -34,7 +34,7 @@ struct TestbedRow {
   std::optional<JobSpec> job{};        // another job than the setup's particles (steps: its own)
   // Real machines instead (drift_testbed --only real): each daemon in a cgroup of its own with
   // this CPU quota in cores, no emulate.* keys at all; `speeds` is then unused.
-  std::vector<double> quotas;
+  std::vector<double> quotas{};
 };
 
 struct TestbedSetup {

@@ -1,0 +1,57 @@
+// UnknownPeerQueue: messages for a node not met yet wait in order, within bounds, and expire.
+#include "node/net/unknown_peer_queue.h"
+
+#include <gtest/gtest.h>
+
+namespace drift {
+namespace {
+
+using Clock = UnknownPeerQueue::Clock;
+const Clock::time_point t0{};
+
+WireMessage message(std::uint64_t seq) {
+  TaskMessage m;
+  m.seq = seq;
+  return m;
+}
+
+TEST(UnknownPeerQueue, MessagesWaitInOrderUntilTheNodeJoins) {
+  UnknownPeerQueue q;
+  EXPECT_TRUE(q.hold(3, message(1), 100, t0));
+  EXPECT_TRUE(q.hold(4, message(9), 100, t0));
+  EXPECT_TRUE(q.hold(3, message(2), 100, t0));
+  EXPECT_EQ(q.held(), 3u);
+  auto taken = q.take(3);
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_EQ(std::get<TaskMessage>(taken[0]).seq, 1u);
+  EXPECT_EQ(std::get<TaskMessage>(taken[1]).seq, 2u);
+  EXPECT_TRUE(q.take(3).empty());
+  EXPECT_EQ(q.held(), 1u);
+}
+
+TEST(UnknownPeerQueue, BoundsRefuseMore) {
+  UnknownPeerQueue q({2, 1000, 2, std::chrono::seconds(10)});
+  EXPECT_TRUE(q.hold(1, message(1), 10, t0));
+  EXPECT_TRUE(q.hold(1, message(2), 10, t0));
+  EXPECT_FALSE(q.hold(1, message(3), 10, t0));   // messages per node
+  EXPECT_FALSE(q.hold(2, message(1), 2000, t0));  // bytes per node
+  EXPECT_TRUE(q.hold(2, message(1), 10, t0));
+  EXPECT_FALSE(q.hold(3, message(1), 10, t0));    // nodes
+  EXPECT_EQ(q.held(), 3u);
+}
+
+TEST(UnknownPeerQueue, WhatWaitedTooLongIsDroppedAndCounted) {
+  UnknownPeerQueue q;
+  q.hold(5, message(1), 10, t0);
+  q.hold(5, message(2), 10, t0 + std::chrono::seconds(9));
+  q.hold(6, message(1), 10, t0 + std::chrono::seconds(5));
+  EXPECT_TRUE(q.expire(t0 + std::chrono::seconds(10)).empty());
+  auto expired = q.expire(t0 + std::chrono::seconds(11));
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(expired[0].node, 5u);
+  EXPECT_EQ(expired[0].messages, 2u);
+  EXPECT_EQ(q.held(), 1u);
+}
+
+}  // namespace
+}  // namespace drift
