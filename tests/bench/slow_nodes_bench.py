@@ -81,8 +81,8 @@ class Row:
                   "max_false_deaths = 0", "", "[faults]"]
         slow = sorted(self.cpu) if self.cpu else [2, 3]
         a, b = (slow[-2], slow[-1]) if len(slow) >= 2 else (1, slow[-1])
-        if self.moves:
-            t, to = 5, b
+        if self.moves:  # the first move soon, so the task runs on the slow nodes from early on
+            t, to = 2, b
             while t < self.seconds * 0.8:
                 lines.append(f"at {t}s migrate 0 to {to}")
                 to = a if to == b else b
@@ -104,7 +104,7 @@ def matrix(quick, long_run):
         return rows
     # Steps for the big states at a tenth of a core: about a minute of the job, migrations and
     # checkpoints included (measured: 500 MB at 0.1 core does ~5 steps a second).
-    heavy = {("0.1", "500M"): 300, ("0.1", "300M"): 500, ("0.2", "500M"): 800}
+    heavy = {("0.1", "500M"): 300, ("0.1", "300M"): 500, ("0.2", "500M"): 4000}
     for cores in (0.1, 0.2, 0.5, 1.0):
         for state in ("1M", "100M", "500M"):
             rows.append(Row(f"all at {cores} core, {state}, local.conf",
