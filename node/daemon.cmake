@@ -28,8 +28,9 @@ target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(drift_node PUBLIC drift_node_core drift_migration drift_workers spdlog::spdlog)
 # sd_notify for systemd's Type=notify (node/service/systemd_notify.h); without libsystemd the
 # daemon builds all the same and never notifies.
+# Not when cross-compiling: pkg-config would find the build machine's library, not the target's.
 find_package(PkgConfig QUIET)
-if(PKG_CONFIG_FOUND)
+if(PKG_CONFIG_FOUND AND NOT CMAKE_CROSSCOMPILING)
   pkg_check_modules(LIBSYSTEMD QUIET IMPORTED_TARGET libsystemd)
 endif()
 if(LIBSYSTEMD_FOUND)
