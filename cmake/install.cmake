@@ -32,14 +32,18 @@ foreach(component_package runtime:drift dev:drift-dev)
   string(REPLACE ":" ";" parts ${component_package})
   list(GET parts 0 component)
   list(GET parts 1 package)
-  install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${PROJECT_BINARY_DIR}/changelog.gz
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright
+          DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
+  # Built by the drift_changelog target (scripts/package.sh builds it; a plain install may not).
+  install(FILES ${PROJECT_BINARY_DIR}/changelog.gz OPTIONAL
           DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
 endforeach()
 
 # Man pages from the programs' own --help (help2man), compressed as Debian wants them.
 find_program(HELP2MAN help2man)
 find_program(GZIP gzip)
-if(HELP2MAN AND GZIP)
+# Not when cross-compiling: help2man runs the programs.
+if(HELP2MAN AND GZIP AND NOT CMAKE_CROSSCOMPILING)
   foreach(page driftd:8:the_drift_daemon driftctl:1:control_a_drift_cluster)
     string(REPLACE ":" ";" parts ${page})
     list(GET parts 0 prog)
@@ -54,7 +58,8 @@ if(HELP2MAN AND GZIP)
       COMMAND ${GZIP} -9nf ${out}
       DEPENDS ${prog} VERBATIM)
     list(APPEND drift_man_pages ${out}.gz)
-    install(FILES ${out}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section} COMPONENT runtime)
+    install(FILES ${out}.gz OPTIONAL DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section}
+            COMPONENT runtime)
   endforeach()
   add_custom_target(drift_man_pages ALL DEPENDS ${drift_man_pages})
 else()
