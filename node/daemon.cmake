@@ -4,6 +4,7 @@ add_library(drift_node
   daemon_params.cc
   daemon_dispatch.cc
   daemon_faults.cc
+  daemon_service.cc
   balance/balancer_service.cc
   jobs/job_coordinator.cc
   jobs/job_coordinator_recovery.cc

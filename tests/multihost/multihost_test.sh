@@ -128,27 +128,30 @@ wait_for_tasks_on() {
   return 1
 }
 
+# Runs a heat2d job of $3 tasks, sends host $1 signal $2 once it holds a task, and checks the
+# job's checksum against the serial run; the result is in $work/$4.json.
+signal_during_job() {
+  local host=$1 sig=$2 tasks=$3 name=$4
+  ctl run heat2d --tasks "$tasks" --steps 3000 --size 512x512 --placement even --json \
+    > "$work/$name.json" &
+  local job=$!
+  wait_for_tasks_on "$host" || fail "no task reached host $host"
+  kill "-$sig" "${pids[$((host - 1))]}"
+  wait "$job" || fail "the job failed after SIG$sig to host $host: $(cat "$work/$name.json")"
+  ctl run heat2d --serial --tasks "$tasks" --steps 3000 --size 512x512 --json > "$work/$name-serial.json"
+  [[ $(checksum "$work/$name.json") == $(checksum "$work/$name-serial.json") ]] \
+    || fail "checksum after SIG$sig to host $host differs"
+}
+
 echo "== SIGTERM to host 3 during a job: it leaves cleanly"
-ctl run heat2d --tasks 16 --steps 3000 --size 512x512 --placement even --json > "$work/leave.json" &
-job=$!
-wait_for_tasks_on 3 || fail "no task reached host 3"
-kill -TERM "${pids[2]}"
-wait "$job" || fail "the job failed after host 3 left: $(cat "$work/leave.json")"
+signal_during_job 3 TERM 16 leave
 wait "${pids[2]}" 2>/dev/null || true
-ctl run heat2d --serial --tasks 16 --steps 3000 --size 512x512 --json > "$work/leave-serial.json"
-[[ $(checksum "$work/leave.json") == $(checksum "$work/leave-serial.json") ]] || fail "checksum after the leave differs"
 [[ $(field "$work/leave.json" recoveries) == 0 ]] || fail "the job rolled back after a clean leave: $(cat "$work/leave.json")"
 grep -q "leaving the cluster" "$work/n3/driftd.log" || fail "host 3 did not log its leave"
 echo "host 3 left: job correct, 0 recoveries"
 
 echo "== SIGKILL to host 4 during a job: the job recovers"
-ctl run heat2d --tasks 12 --steps 3000 --size 512x512 --placement even --json > "$work/kill.json" &
-job=$!
-wait_for_tasks_on 4 || fail "no task reached host 4"
-kill -KILL "${pids[3]}"
-wait "$job" || fail "the job failed after host 4 was killed: $(cat "$work/kill.json")"
-ctl run heat2d --serial --tasks 12 --steps 3000 --size 512x512 --json > "$work/kill-serial.json"
-[[ $(checksum "$work/kill.json") == $(checksum "$work/kill-serial.json") ]] || fail "checksum after the kill differs"
+signal_during_job 4 KILL 12 kill
 [[ $(field "$work/kill.json" recoveries) -ge 1 ]] || fail "no recovery after host 4 was killed: $(cat "$work/kill.json")"
 echo "host 4 killed: job correct, $(field "$work/kill.json" recoveries) recovery"
 echo "PASS"
