@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ctl/cluster_command.h"
 #include "ctl/command_line.h"
 #include "ctl/connection_settings.h"
 #include "ctl/exit_codes.h"
@@ -23,7 +24,8 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr const char* kCommands = "status, run, tasks, migrate, reclaim, release, local or fault";
+constexpr const char* kCommands =
+    "status, run, tasks, migrate, reclaim, release, cluster, local or fault";
 
 po::options_description general_options() {
   po::options_description d("General options");
@@ -47,6 +49,10 @@ int print_help(ConnectionSettings& settings) {
          "  reclaim [--wait]                  the owner takes the --node workstation back:\n"
          "                                    its tasks leave, it takes no work\n"
          "  release                           give the --node workstation back to the pool\n"
+         "  cluster init [options]            make this PC the first member of a new cluster\n"
+         "                                    (a new secret, its /etc/drift/driftd.conf)\n"
+         "  cluster join-config --id N --address A\n"
+         "                                    print the next PC's config, seeds filled in\n"
          "  local up --nodes N [options]      start N daemons on this machine\n"
          "  local down [--dir DIR]            stop them\n"
          "  fault run SCENARIO [--json]       start a cluster, run a failure-injection scenario\n"
@@ -86,6 +92,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest,
   if (command == "tasks") return tasks_command(rest, settings);
   if (command == "migrate") return migrate_command(rest, settings);
   if (command == "reclaim" || command == "release") return owner_command(command, rest, settings);
+  if (command == "cluster") return cluster_command(rest);
   if (command == "local") return local_command(rest);
   if (command == "fault") return fault_command(rest);
   std::cerr << "driftctl: unknown command '" << command << "' (expected " << kCommands

@@ -255,7 +255,7 @@ Status LocalCluster::up(int nodes, std::uint16_t base_port, const fs::path& base
   return Status::ok();
 }
 
-Status LocalCluster::restart(int k) {
+Status LocalCluster::restart(int k, bool wait_ready) {
   if (k < 1 || k > nodes_ || driftd_.empty()) {
     return Status::error("node " + std::to_string(k) + " is not a node this cluster started");
   }
@@ -264,6 +264,7 @@ Status LocalCluster::restart(int k) {
                          ") is still running; only a stopped daemon can be restarted");
   }
   if (Status s = start_node(k, false); !s) return s;
+  if (!wait_ready) return Status::ok();
   auto connect = connect_options(k);
   if (!connect) return connect.status();
   const auto deadline = std::chrono::steady_clock::now() + options_.ready_timeout;

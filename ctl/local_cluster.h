@@ -49,8 +49,9 @@ class LocalCluster {
   // the pid files. One line per daemon.
   std::vector<std::string> down();
   // Starts daemon k of a cluster this object brought up again (after it was killed), with the
-  // same config and a new incarnation; returns once it answers status. Its log is appended to.
-  Status restart(int k);
+  // same config and a new incarnation; returns once it answers status (at once, without
+  // `wait_ready`). Its log is appended to.
+  Status restart(int k, bool wait_ready = true);
 
   int nodes() const { return nodes_; }
   // -1 when node k has no readable pid file.

@@ -3,46 +3,16 @@
 #include <algorithm>
 #include <sstream>
 
+#include "ctl/config_text.h"
+
 namespace drift::ctl {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
-
-// The section a "[name]" line opens, or "" when the line is not a section header.
-std::string section_of(const std::string& line) {
-  if (line.size() < 2 || line.front() != '[' || line.back() != ']') return "";
-  return trim(line.substr(1, line.size() - 2));
-}
-
-// "section.key" for a "key = value" line, or "" for comments and blank lines.
-std::string key_of(const std::string& line, const std::string& section) {
-  if (line.empty() || line.front() == '#' || line.front() == ';') return "";
-  const auto eq = line.find('=');
-  if (eq == std::string::npos) return "";
-  const std::string key = trim(line.substr(0, eq));
-  return section.empty() ? key : section + "." + key;
-}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
   return out;
-}
-
-bool sets_key(const std::string& config, const std::string& wanted) {
-  std::istringstream in(config);
-  std::string section;
-  for (std::string line; std::getline(in, line);) {
-    const std::string text = trim(line);
-    if (const auto s = section_of(text); !s.empty()) section = s;
-    if (key_of(text, section) == wanted) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -55,17 +25,9 @@ const std::vector<std::string>& local_node_keys() {
 }
 
 std::string strip_owned_keys(const std::string& base_config) {
-  std::istringstream in(base_config);
-  std::string out, section;
-  for (std::string line; std::getline(in, line);) {
-    const std::string text = trim(line);
-    if (const auto s = section_of(text); !s.empty()) section = s;
-    const auto& owned = local_node_keys();
-    if (std::find(owned.begin(), owned.end(), key_of(text, section)) != owned.end()) {
-      out += "# (set per node by driftctl local up) " + line + "\n";
-    } else {
-      out += line + "\n";
-    }
+  std::string out = base_config;
+  for (const auto& key : local_node_keys()) {
+    out = config_text::comment_out(out, key, "set per node by driftctl local up");
   }
   return out;
 }
@@ -85,7 +47,7 @@ std::string render_local_node_config(const std::string& base_config,
       << "\n[cluster]\n"
       << "secret_file = " << node.secret_file.string() << "\n";
   if (!node.seeds.empty()) out << "seeds = " << join(node.seeds) << "\n";
-  if (!sets_key(base_config, "owner.policy")) {
+  if (!config_text::sets(base_config, "owner.policy")) {
     out << "\n# Daemons sharing one machine share its owner: owner reclaim is off unless the base\n"
            "# config or --owner.policy turns it on.\n"
         << "[owner]\npolicy = never\n";

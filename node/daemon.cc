@@ -206,16 +206,24 @@ void Daemon::send(std::uint32_t node_id, WireMessage msg, bool bulk) {
     return;
   }
   if (!membership_.is_alive(node_id)) {
-    if (!table_.find(node_id) && !stopping_) {  // not met yet: it waits until the node joins
-      const std::size_t bytes = 256 + (std::holds_alternative<TaskMessage>(msg)
-                                           ? std::get<TaskMessage>(msg).payload.size()
-                                           : 0);
+    const bool met = table_.find(node_id) != nullptr;
+    const auto* task_msg = std::get_if<TaskMessage>(&msg);
+    // Not met yet: it waits until the node joins. Known as dead: a task message waits a little,
+    // as the node may be back already (a new incarnation a job's root placed tasks on, that this
+    // node has not heard of yet); otherwise recovery takes over.
+    if ((!met || task_msg) && !stopping_) {
+      const std::size_t bytes = 256 + (task_msg ? task_msg->payload.size() : 0);
       const auto type = type_of(msg);
-      if (unknown_peers_.hold(node_id, std::move(msg), bytes, std::chrono::steady_clock::now())) {
+      const auto wait = met ? std::optional<UnknownPeerQueue::Clock::duration>(kDeadPeerHold)
+                            : std::nullopt;
+      if (unknown_peers_.hold(node_id, std::move(msg), bytes, std::chrono::steady_clock::now(),
+                              wait)) {
         return;
       }
-      spdlog::warn("dropped a {} for node {}, not met yet: too much waits for it already",
-                   to_string(type), node_id);
+      if (!met) {
+        spdlog::warn("dropped a {} for node {}, not met yet: too much waits for it already",
+                     to_string(type), node_id);
+      }
       return;
     }
     spdlog::debug("not sending {} to node {}: not a live member", to_string(type_of(msg)),
@@ -253,8 +261,13 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
 void Daemon::sweep() {
   const LoopHold hold("the daemon's sweep");
   for (const auto& e : unknown_peers_.expire(std::chrono::steady_clock::now())) {
-    spdlog::warn("dropped {} message(s) for node {}: it did not join within 10 s", e.messages,
-                 e.node);
+    if (table_.find(e.node) && !membership_.is_alive(e.node)) {
+      spdlog::debug("dropped {} task message(s) for node {}: dead, and not back", e.messages,
+                    e.node);
+    } else {
+      spdlog::warn("dropped {} message(s) for node {}: it did not join within 10 s", e.messages,
+                   e.node);
+    }
   }
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
   end_orphans(std::chrono::steady_clock::now());

@@ -41,6 +41,10 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
         } else if constexpr (std::is_same_v<T, JobEnd>) {
           on_job_end(m.job);
         } else if constexpr (std::is_same_v<T, MigrationOffer>) {
+          // A job this node has no task of yet: its root may no longer be the node its id names
+          // (a deputy took it over before this node joined, so no rollback told us); the
+          // source's word is the freshest we have.
+          if (m.root != 0 && !host_.job_info(m.task.job)) locations_.set_home(m.task.job, m.root);
           migration_.on_offer(m, from);
         } else if constexpr (std::is_same_v<T, MigrationAnswer>) {
           migration_.on_answer(m, from);

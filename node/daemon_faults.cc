@@ -75,7 +75,7 @@ void Daemon::fence(const std::string& reason) {
     orphans_.erase(job);
   }
   recovery_.clear();
-  const auto handovers = coordinator_.abandon_all();
+  const auto handovers = coordinator_.abandon_all("was declared dead");
   const std::uint64_t old_incarnation = incarnation_;
   incarnation_ = table_.self().incarnation;
   transport_.set_incarnation(incarnation_);

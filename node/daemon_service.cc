@@ -1,7 +1,9 @@
 // The daemon as a service (part of Daemon; docs/architecture.md §12.1): READY=1 to systemd once
 // joined, the log reopened on SIGHUP, and SIGTERM's clean leave — the tasks move away, the jobs'
-// roots are told (NodeLeft), then the daemon stops.
+// roots are told (NodeLeft), the jobs rooted here go to their deputies, then the daemon stops.
 #include <spdlog/spdlog.h>
+
+#include <csignal>
 
 #include "node/daemon.h"
 #include "node/service/log.h"
@@ -9,23 +11,32 @@
 
 namespace drift {
 
-// SIGTERM or SIGINT: a clean leave. The node's tasks move to other members first (as when its
-// owner reclaims it), so no job rolls back; then the daemon stops. A second signal, or
-// kLeaveDeadline with tasks still here, stops it at once (their jobs then recover them).
+// SIGTERM: a clean leave. The node's tasks move to other members first (as when its owner
+// reclaims it) and the jobs rooted here go to their deputies, so no job waits for the failure
+// detector; then the daemon tells the members it leaves and stops. A second signal, or
+// kLeaveDeadline with tasks still here, stops it at once (their jobs then recover them). SIGINT
+// (Ctrl-C; driftctl local down) stops at once too, telling the members first.
 void Daemon::on_signal() {
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (ec || stopping_) return;
     const std::size_t tasks = host_.tasks().size();
-    if (leaving_ || tasks == 0 || alive_members() < 2) {
+    const std::size_t rooted = coordinator_.active_jobs();
+    const bool others = alive_members() >= 2;
+    if (sig == SIGINT || leaving_ || (tasks == 0 && rooted == 0) || !others) {
       spdlog::info("signal {}: shutting down{}", sig,
-                   leaving_ ? " (second signal: not waiting for the tasks to move)" : "");
+                   leaving_ ? " (second signal: not waiting for the tasks to move)"
+                   : sig == SIGINT && tasks + rooted > 0
+                       ? " at once: the jobs recover the tasks and the jobs rooted here"
+                       : "");
+      if (others) membership_.announce_leave();
       return stop();
     }
     leaving_ = true;
     leave_deadline_ = std::chrono::steady_clock::now() + kLeaveDeadline;
     for (TaskId t : host_.tasks()) leaving_jobs_.insert(t.job);
-    spdlog::info("signal {}: leaving the cluster: moving {} task(s) away first (up to {} s; a "
-                 "second signal stops at once)", sig, tasks, kLeaveDeadline.count());
+    spdlog::info("signal {}: leaving the cluster: moving {} task(s) away and handing {} job(s) "
+                 "rooted here to their deputies first (up to {} s; a second signal stops at once)",
+                 sig, tasks, rooted, kLeaveDeadline.count());
     notify_stopping();
     owner_.command(OwnerAction::kReclaim);
     watch_leave();
@@ -39,17 +50,34 @@ void Daemon::watch_leave() {
   const auto now = std::chrono::steady_clock::now();
   if (tasks > 0 && now >= leave_deadline_) {
     spdlog::warn("leaving with {} task(s) still here: their jobs recover them", tasks);
+    membership_.announce_leave();
     return stop();
   }
   if (tasks == 0 && !left_sent_) {
     // The roots of the jobs it hosted learn it left them cleanly, so none rolls back.
     left_sent_ = true;
     left_acks_deadline_ = now + std::chrono::seconds(2);
-    for (std::uint64_t job : leaving_jobs_) send_to_node(locations_.home(job), NodeLeft{job, config_.node_id});
+    for (auto it = leaving_jobs_.begin(); it != leaving_jobs_.end();) {
+      const std::uint32_t root = locations_.home(*it);
+      if (root == config_.node_id) {  // its root is leaving too: handed over below
+        it = leaving_jobs_.erase(it);
+        continue;
+      }
+      send_to_node(root, NodeLeft{*it, config_.node_id});
+      ++it;
+    }
+    // The jobs rooted here go on under their deputies now, not after the failure detector has
+    // declared this node dead (they roll back to their last checkpoint there). Each deputy
+    // answers NodeLeftAck once it has taken its job over.
+    for (const auto& [deputy, job] : coordinator_.abandon_all("leaves the cluster")) {
+      leaving_jobs_.insert(job);
+      send_to_node(deputy, DeputyOrder{job, true, true});
+    }
   }
   if (tasks == 0 && (leaving_jobs_.empty() || now >= left_acks_deadline_)) {
     spdlog::info("every task moved away{}: shutting down",
                  leaving_jobs_.empty() ? ", every job's root told" : "; a job's root did not answer");
+    membership_.announce_leave();
     return stop();
   }
   ready_timer_.expires_after(std::chrono::milliseconds(100));

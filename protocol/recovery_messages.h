@@ -237,18 +237,21 @@ struct WorkerLost {
 
 // Root -> a node holding its JobRecord of `job`. take_over false: you are no longer the job's
 // deputy (the root chose another as the ring changed), drop the record, so that only one node
-// takes the job over. take_over true: the root was declared dead by some node and fenced itself;
-// take the job over now, even if you still see it alive.
+// takes the job over. take_over true: the root was declared dead by some node and fenced itself,
+// or (leaving) it leaves the cluster on SIGTERM; take the job over now, even if you still see it
+// alive, and answer NodeLeftAck.
 struct DeputyOrder {
   static constexpr MsgType kType = MsgType::kDeputyOrder;
   std::uint64_t job = 0;
   bool take_over = false;
+  bool leaving = false;  // take_over because the root leaves the cluster (else: it fenced itself)
 
   friend bool operator==(const DeputyOrder&, const DeputyOrder&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(job);
     wire_bool(ar, take_over);
+    wire_bool(ar, leaving);
   }
 };
 

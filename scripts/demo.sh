@@ -14,7 +14,7 @@ steps=${STEPS:-200}
 tasks=${TASKS:-16}
 dir=$root/drift-local
 
-bash "$root/scripts/install-deps.sh"
+bash "$root/scripts/install-deps.sh" --demo
 BUILD_DIR=$build_dir bash "$root/scripts/build.sh" driftd driftctl drift_apps_all
 
 driftctl=$build_dir/bin/driftctl

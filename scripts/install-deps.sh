@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian packages drift needs to build and test, only those that are missing.
-# Run as root (CI does); non-interactive. Says what it installs, or that nothing was missing.
+# Installs the Debian packages drift needs, only those that are missing. Run as root (CI does);
+# non-interactive. Says what it installs, or that nothing was missing.
+# Usage: install-deps.sh [--demo]   --demo: only what building driftd, driftctl and the
+# applications needs (README command 1); default: also the tests' tools, the mixed-architecture
+# suite's cross compilers and qemu, and the packaging tools (README command 2, CI).
 set -euo pipefail
 
-packages=(
-  cmake ninja-build g++
+build=(
+  cmake ninja-build g++ pkgconf
   libasio-dev libcereal-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libssl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libsystemd-dev  # sd_notify
+)
+tests=(
   iproute2 nftables procps
-  # Debian packages and the service (scripts/package.sh, tests/multihost): sd_notify, man pages,
+  # Debian packages and the service (scripts/package.sh, tests/multihost): man pages,
   # dpkg-shlibdeps, lintian, systemd-analyze
-  libsystemd-dev help2man dpkg-dev file lintian systemd
+  help2man dpkg-dev file lintian systemd
   # the mixed-architecture suite (scripts/cross-*.sh); never g++-multilib, which removes these
   g++-12-s390x-linux-gnu g++-12-i686-linux-gnu qemu-user googletest
 )
+case ${1:-} in
+  --demo) packages=("${build[@]}") ;;
+  "") packages=("${build[@]}" "${tests[@]}") ;;
+  -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+  *) echo "install-deps: unknown argument '$1' (expected --demo or nothing)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,8 +2,9 @@
 # README command 2: install what is missing, build, run every test (unit and integration; the
 # integration tests start real driftd processes on 127.0.0.1 ports 17400-17999), then the
 # mixed-architecture suite (scripts/cross-test.sh: s390x and i386 builds under qemu-user), then
-# the Debian packages (scripts/package.sh, lintian included), the unit checked by systemd-analyze,
-# and the multi-host test on them (tests/multihost: four network namespaces; root only).
+# the Debian packages (scripts/package.sh, lintian included), in CI their install, upgrade and purge
+# (tests/package), and the multi-host test on them (tests/multihost: four network namespaces, a
+# rolling upgrade; root only).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,13 +17,9 @@ ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" -LE cross
 BUILD_DIR=$build_dir JOBS=$jobs bash "$root/scripts/cross-test.sh"
 bash "$root/scripts/package.sh"
 if [[ $(id -u) -eq 0 && -n "${CI:-}" ]]; then
-  # CI's machine is thrown away: install the packages as an administrator would, check the unit
-  # where it now lies, and purge them again.
-  dpkg -i "$root"/dist/drift_*.deb "$root"/dist/drift-dev_*.deb
-  systemd-analyze verify /lib/systemd/system/driftd.service
-  echo "systemd-analyze verify: driftd.service is valid"
-  /usr/sbin/driftd --version
-  dpkg --purge drift drift-dev
+  # CI's machine is thrown away: install, configure, upgrade and purge the packages as an
+  # administrator would.
+  bash "$root/tests/package/upgrade_test.sh" "$root/dist" "$root"
 fi
 status=0
 bash "$root/tests/multihost/multihost_test.sh" "$root/dist" "$root" || status=$?

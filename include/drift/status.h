@@ -38,6 +38,7 @@ class Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
   Status status() const { return is_ok() ? Status::ok() : std::get<1>(v_); }
   const std::string& error() const { return std::get<1>(v_).message(); }
 

@@ -77,10 +77,11 @@ class JobCoordinator {
   // the job over now.
   void on_deputy_order(const DeputyOrder& order, std::uint32_t from);
   void on_attach(const ConnectionPtr& client, const JobAttach& attach);
-  // This node was declared dead and fences itself: its jobs continue under their deputies; their
-  // clients are told to find the new root. Returns (deputy, job) of each job rooted here, for
-  // the DeputyOrder that hands it over once this node has rejoined.
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> abandon_all();
+  // This node was declared dead and fences itself, or it leaves the cluster (SIGTERM): its jobs
+  // continue under their deputies, each sent a fresh record first; their clients are told to
+  // find the new root (`why` says why). Returns (deputy, job) of each job rooted here, for the
+  // DeputyOrder that hands it over.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> abandon_all(const std::string& why);
   // The home learned that a task of one of our jobs moved to `node`.
   void on_task_moved(TaskId task, std::uint32_t node, std::uint64_t epoch);
   void on_client_closed(const ConnectionPtr& client);

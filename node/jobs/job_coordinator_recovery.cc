@@ -249,8 +249,16 @@ void JobCoordinator::on_node_left(const NodeLeft& left) {
   Job* job = find(left.job);
   if (!job || job->recovering) return;  // a recovery places the tasks on live nodes anyway
   job->nodes.erase(left.node);
-  spdlog::info("job {:#x}: node {} left it cleanly (its tasks moved away first)", job->id,
-               left.node);
+  // Its copies of the committed checkpoint left with it: a restore would use the other copy, and
+  // the next step checkpoints again, so that every task has two copies once more before the next
+  // node leaves or fails (a rolling upgrade takes the members down one after another).
+  const bool held_copies = job->checkpoints->holds_copy(left.node);
+  if (held_copies) {
+    job->checkpoints->lose_copies(left.node);
+    job->checkpoints->force_next();
+  }
+  spdlog::info("job {:#x}: node {} left it cleanly (its tasks moved away first{})", job->id,
+               left.node, held_copies ? "; checkpointing again for the copies it held" : "");
 }
 
 void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {

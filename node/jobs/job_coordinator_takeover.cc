@@ -68,8 +68,11 @@ void JobCoordinator::on_deputy_order(const DeputyOrder& order, std::uint32_t fro
     return;
   }
   const JobRecord record = it->second;
-  take_over(record, "its root, node " + std::to_string(from) + ", was declared dead and fenced "
-                    "itself");
+  take_over(record, "its root, node " + std::to_string(from) + ", " +
+                        (order.leaving ? "left the cluster" : "was declared dead and fenced itself") +
+                        " and handed the job over");
+  // A root that leaves waits for this before it stops (a fenced one ignores it).
+  messenger_.send_to_node(from, NodeLeftAck{order.job});
 }
 
 void JobCoordinator::take_over(const JobRecord& record, const std::string& why) {
@@ -150,13 +153,15 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
   }
 }
 
-std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all() {
+std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all(
+    const std::string& why) {
   std::vector<std::pair<std::uint32_t, std::uint64_t>> handovers;
   for (auto& [id, job] : jobs_) {
+    send_record(job);  // what the deputy takes the job over with: as fresh as it can be
     if (job.deputy != 0) handovers.emplace_back(job.deputy, id);
     reply(job.client, JobNotice{id, JobNoticeKind::kNotHere, job.deputy, 0, 0, 0,
-                                "node " + std::to_string(messenger_.self_id()) +
-                                    " was declared dead; the job goes on under its deputy"});
+                                "node " + std::to_string(messenger_.self_id()) + " " + why +
+                                    "; the job goes on under its deputy"});
     locations_.drop_job(id);
   }
   jobs_.clear();

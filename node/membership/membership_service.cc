@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "node/net/loop_watch.h"
 #include "protocol/codec.h"
 
@@ -78,6 +80,23 @@ void MembershipService::round() {
   publish(table_.tick(now));
   send_probes(now);
   send_heartbeats();
+  redial_dead(now);
+}
+
+void MembershipService::redial_dead(Clock::time_point now) {
+  if (now - last_redial_ < std::chrono::seconds(1)) return;
+  last_redial_ = now;
+  const std::uint32_t self = table_.self().node_id;
+  std::vector<std::uint32_t> dead;
+  for (const Member& m : table_.members()) {
+    if (m.info.node_id != self && m.info.state == MemberState::kDead) dead.push_back(m.info.node_id);
+  }
+  if (dead.empty()) return;
+  auto next = std::upper_bound(dead.begin(), dead.end(), last_redialled_);
+  last_redialled_ = next == dead.end() ? dead.front() : *next;
+  const Member* m = table_.find(last_redialled_);
+  if (m == nullptr) return;
+  if (auto address = parse_endpoint(m->info.address)) transport_.dial_once(*address);
 }
 
 // Hands the heartbeat thread what to send until the next round (it numbers each beat).
@@ -96,6 +115,20 @@ void MembershipService::send_heartbeats() {
   }
   beacon_.update(std::move(hb), std::move(group), transport_.hello());
   if (counters_out_) counters_out_->heartbeat_bytes = beacon_.bytes_sent() + tombstone_bytes_;
+}
+
+void MembershipService::announce_leave() {
+  Heartbeat hb;
+  hb.from = table_.self().node_id;
+  hb.incarnation = table_.self().incarnation;
+  hb.sequence = ++sequence_;
+  hb.load = table_.find(hb.from)->load;
+  MemberInfo gone = table_.self();
+  gone.state = MemberState::kDead;
+  hb.gossip = {gone};
+  const std::vector<std::uint32_t> peers = table_.alive_peers();
+  spdlog::info("telling {} member(s) that this node leaves", peers.size());
+  for (std::uint32_t id : peers) send_to(id, hb);
 }
 
 // A member that restarted (a new incarnation) starts afresh: the time it was down is no delay.
@@ -216,7 +249,12 @@ void MembershipService::on_heartbeat(const Heartbeat& hb) {
   if (hb.suspects.size() <= kMaxSuspectsSent && !table_.is_stale(hb.from, hb.incarnation)) {
     table_.peer_view(hb.from, hb.health, hb.suspects);
   }
-  for (const auto& info : hb.gossip) publish(table_.merge(info, now));
+  for (const auto& info : hb.gossip) {
+    if (info.node_id == hb.from && info.state == MemberState::kDead) {
+      spdlog::info("node {} leaves the cluster (it says so)", hb.from);
+    }
+    publish(table_.merge(info, now));
+  }
 }
 
 void MembershipService::publish(const std::vector<MemberTransition>& transitions) {

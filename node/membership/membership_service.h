@@ -49,6 +49,10 @@ class MembershipService {
 
   void start(const std::vector<Endpoint>& seeds);
   void stop();
+  // This node leaves the cluster (SIGTERM, its tasks gone): every live member hears at once that
+  // it is gone — its own entry, dead at its incarnation — instead of suspecting it for the
+  // suspect timeout first. Call just before stop().
+  void announce_leave();
   // Where the heartbeat figures go (heartbeat_bytes, heartbeats_received, late_heartbeats,
   // longest_gap_ms, longest_stall_ms); the daemon's counters, read on this thread.
   void count_into(NodeCounters& counters) { counters_out_ = &counters; }
@@ -81,6 +85,10 @@ class MembershipService {
                     std::chrono::steady_clock::time_point now);
   static constexpr std::size_t kMaxSuspectsSent = 16;
   void send_probes(std::chrono::steady_clock::time_point now);
+  // Once a second, one member declared dead (in turn) is dialled at its last address: if it is
+  // back — restarted with no seed of its own that is up, or a partition healed — the handshake
+  // brings it in (or tells the old incarnation it was declared dead), as Serf reconnects.
+  void redial_dead(std::chrono::steady_clock::time_point now);
   void send_to(std::uint32_t node_id, const WireMessage& msg);
   void send_tombstone(std::uint32_t node_id, std::uint64_t dead_incarnation);
   void publish(const std::vector<MemberTransition>& transitions);
@@ -99,6 +107,8 @@ class MembershipService {
   bool stopped_ = false;
   std::vector<TransitionHandler> subscribers_;
   std::function<NodeCounters()> counters_;
+  std::chrono::steady_clock::time_point last_redial_{};
+  std::uint32_t last_redialled_ = 0;  // the next dead member to dial is the next id after it
   NodeCounters* counters_out_ = nullptr;
   std::uint64_t tombstone_bytes_ = 0;
   HeartbeatBeacon beacon_;

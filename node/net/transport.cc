@@ -62,14 +62,19 @@ ConnectionPtr Transport::make_connection(asio::ip::tcp::socket socket,
 
 void Transport::connect_seed(const Endpoint& seed) { dial_seed(seed, params_.reconnect_min); }
 
-void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff) {
+void Transport::dial_once(const Endpoint& address) {
+  dial_seed(address, params_.reconnect_min, false);
+}
+
+void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff, bool again) {
   auto socket = std::make_shared<asio::ip::tcp::socket>(io_);
   auto resolver = std::make_shared<asio::ip::tcp::resolver>(io_);
   resolver->async_resolve(
       seed.host, std::to_string(seed.port),
-      [this, seed, backoff, socket, resolver](std::error_code ec, auto results) {
+      [this, seed, backoff, again, socket, resolver](std::error_code ec, auto results) {
         if (stopping_) return;
-        auto retry = [this, seed, backoff] {
+        auto retry = [this, seed, backoff, again] {
+          if (!again) return;
           auto timer = std::make_shared<asio::steady_timer>(io_, backoff);
           timer->async_wait([this, seed, backoff, timer](std::error_code e) {
             if (!e && !stopping_) {
@@ -78,8 +83,10 @@ void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backof
           });
         };
         if (ec) {
-          spdlog::warn("seed {}: {}; retrying in {} ms", seed.to_string(), ec.message(),
-                       backoff.count());
+          if (again) {
+            spdlog::warn("seed {}: {}; retrying in {} ms", seed.to_string(), ec.message(),
+                         backoff.count());
+          }
           return retry();
         }
         asio::async_connect(*socket, results, [this, seed, socket, retry](std::error_code e,

@@ -46,6 +46,8 @@ class Transport : private ConnectionListener {
   Status listen(const Endpoint& at);
   // Keeps trying to reach a seed until one connection to it is authenticated.
   void connect_seed(const Endpoint& seed);
+  // One attempt, no retry: a member declared dead may be back (docs/architecture.md §3).
+  void dial_once(const Endpoint& address);
   // Queues msg for node_id on our outgoing connection to it, connecting if needed.
   void send(std::uint32_t node_id, const Endpoint& address, const WireMessage& msg);
   void send(std::uint32_t node_id, const Endpoint& address, Frame frame, bool bulk = false);
@@ -92,7 +94,7 @@ class Transport : private ConnectionListener {
   void accept_next();
   void trim_buffers();
   void dial(std::uint32_t node_id);
-  void dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff);
+  void dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff, bool retry = true);
   void schedule_redial(std::uint32_t node_id);
   void attach(Link& link, ConnectionPtr conn);
   ConnectionPtr make_connection(asio::ip::tcp::socket socket, PeerConnection::Side side);

@@ -11,6 +11,7 @@
 
 #include <drift/application.h>
 #include "ctl/job_client.h"
+#include "ctl/migration_client.h"
 #include "ctl/status_query.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/poll.h"
@@ -49,8 +50,10 @@ class RecoveryTest : public ClusterTest {
   };
   // Runs `spec` from node 1 and kills a task-hosting node when the job reports each of the
   // steps in `kill_at` (a later kill waits until the previous recovery was announced); with
-  // `root`, the first kill is node 1, the job's root, and the client follows the job on.
-  Run run_with_kills(const JobSpec& spec, std::vector<std::uint64_t> kill_at, bool root = false) {
+  // `root`, the first kill is node 1, the job's root, and the client follows the job on. With
+  // `sig` SIGTERM the "kill" is a clean leave.
+  Run run_with_kills(const JobSpec& spec, std::vector<std::uint64_t> kill_at, bool root = false,
+                     int sig = SIGKILL) {
     Run run;
     auto connection = connect(1);
     EXPECT_NE(connection, nullptr);
@@ -69,10 +72,11 @@ class RecoveryTest : public ClusterTest {
           if (run.notices.size() < run.victims.size()) return;  // the last one is not over yet
           const int victim = root && run.victims.empty() ? 1 : find_victim(dead);
           ASSERT_NE(victim, 0) << "no node but the root reports tasks of the job";
-          ASSERT_TRUE(cluster().kill(victim, SIGKILL).is_ok());
+          ASSERT_TRUE(cluster().kill(victim, sig).is_ok());
           dead.insert(victim);
           run.victims.push_back(victim);
-          std::cout << "killed node " << victim << " at step " << p.step << "\n";
+          std::cout << "sent signal " << sig << " to node " << victim << " at step " << p.step
+                    << "\n";
         },
         ctl::Clock::now() + 120s,
         [&](const JobNotice& n) {
@@ -147,7 +151,9 @@ TEST_F(RecoveryTest, KilledWorkerRollsBackToTheLastCheckpoint) {
 TEST_F(RecoveryTest, WithoutACheckpointTheJobStartsOver) {
   start_cluster(3, /*slot=*/3);
   wait_for_load_reports(1);
-  const JobSpec spec = heat2d(200, 0);
+  // Long enough that the job is still running when the client has seen step 30 (it hears of
+  // steps later than the tasks make them).
+  const JobSpec spec = heat2d(1000, 0);
   const Run run = run_with_kills(spec, {30});
   expect_recovered(run, spec, 1, 0);
   if (!run.notices.empty()) {
@@ -201,6 +207,168 @@ TEST_F(RecoveryTest, KilledRootIsReplacedByItsDeputy) {
   EXPECT_EQ(run.root_changes[0].node, 0u);
   EXPECT_EQ(run.root_changes[1].node, 3u) << "the deputy is half way round the ring of 4";
   for (int k = 2; k <= 4; ++k) EXPECT_EQ(fate_of(k), "running") << "node " << k;
+}
+
+// SIGTERM (systemctl stop) is a clean leave: the node's tasks move away first and their root is
+// told, so the job does not roll back; the daemon then exits on its own.
+TEST_F(RecoveryTest, NodeLeavingOnSigtermMovesItsTasksWithoutARollback) {
+  start_cluster(3, /*slot=*/3);
+  wait_for_load_reports(1);
+  const JobSpec spec = heat2d(1500, 20);
+  const Run run = run_with_kills(spec, {60}, /*root=*/false, SIGTERM);
+  ASSERT_EQ(run.victims.size(), 1u);
+  EXPECT_EQ(run.result.checksum, serial_checksum(spec));
+  EXPECT_EQ(run.result.recoveries, 0u);
+  EXPECT_TRUE(run.notices.empty());
+  const int left = run.victims[0];
+  std::string fate;  // fate_of() reaps the daemon: asked until it is no longer running
+  EXPECT_TRUE(poll_until(25s, 50ms, [&] { return (fate = fate_of(left)) != "running"; }));
+  EXPECT_EQ(fate, "exited with status 0");
+  EXPECT_NE(log_of(left).find("leaving the cluster"), std::string::npos);
+  // The members heard it leave from the node itself, not from their failure detectors.
+  const std::string root_log = log_of(1);
+  EXPECT_NE(root_log.find("node " + std::to_string(left) + " leaves the cluster (it says so)"),
+            std::string::npos);
+  EXPECT_EQ(root_log.find("node " + std::to_string(left) + " node" + std::to_string(left) +
+                          " (127.0.0.1:" + std::to_string(base_port_for(3) + left - 1) +
+                          ") suspect"),
+            std::string::npos)
+      << "node 1 suspected the node that left";
+}
+
+// The job's root leaving hands the job to its deputy at once (no failure detection to wait for):
+// the deputy rolls it back to the last checkpoint and the client follows it there.
+TEST_F(RecoveryTest, RootLeavingOnSigtermHandsItsJobToTheDeputy) {
+  start_cluster(4, /*slot=*/3);
+  wait_for_load_reports(1);
+  const JobSpec spec = heat2d(1500, 20);
+  const Run run = run_with_kills(spec, {60}, /*root=*/true, SIGTERM);
+  ASSERT_EQ(run.victims, std::vector<int>{1});
+  EXPECT_EQ(run.result.checksum, serial_checksum(spec));
+  EXPECT_EQ(run.result.recoveries, 1u);
+  ASSERT_EQ(run.notices.size(), 1u);
+  EXPECT_NE(run.notices[0].text.find("left the cluster"), std::string::npos) << run.notices[0].text;
+  EXPECT_LE(run.notices[0].steps_recomputed, 21u);
+  ASSERT_EQ(run.root_changes.size(), 2u) << "lost the root, then found the new one";
+  EXPECT_EQ(run.root_changes[1].node, 3u) << "the deputy is half way round the ring of 4";
+  std::string fate;  // fate_of() reaps the daemon: asked until it is no longer running
+  EXPECT_TRUE(poll_until(25s, 50ms, [&] { return (fate = fate_of(1)) != "running"; }));
+  EXPECT_EQ(fate, "exited with status 0");
+  const std::string log = log_of(1);
+  EXPECT_NE(log.find("handing 1 job(s) rooted here"), std::string::npos);
+  EXPECT_NE(log.find("every job's root told"), std::string::npos) << "the deputy did not answer";
+  for (int k = 2; k <= 4; ++k) EXPECT_EQ(fate_of(k), "running") << "node " << k;
+}
+
+// Members that restart come back as new incarnations, which the job's root may meet before the
+// other members have: a job placed on them at once must not lose the first halo messages other
+// nodes send them (held until those nodes hear of the new incarnation) and stall until its
+// watchdog rolls it back.
+TEST_F(RecoveryTest, AJobPlacedOnMembersJustBackDoesNotStall) {
+  start_cluster(4, /*slot=*/3);
+  wait_for_load_reports(1);
+  ASSERT_TRUE(cluster().kill(3, SIGKILL).is_ok());
+  ASSERT_TRUE(cluster().kill(4, SIGTERM).is_ok());
+  const auto states_seen_by_1 = [&](MemberState wanted) {
+    auto reply = ctl::query_status(connect_options(1), 2s);
+    if (!reply) return false;
+    int n = 0;
+    for (const auto& node : reply->nodes) {
+      const auto id = node.member.node_id;
+      n += (id == 3 || id == 4) && node.member.state == wanted;
+    }
+    return n == 2;
+  };
+  ASSERT_TRUE(poll_until(10s, 20ms, [&] { return states_seen_by_1(MemberState::kDead); }));
+  // Both at once, not waiting for either: the job starts as soon as node 1 has met both.
+  ASSERT_TRUE(cluster().restart(3, /*wait_ready=*/false).is_ok());
+  ASSERT_TRUE(cluster().restart(4, /*wait_ready=*/false).is_ok());
+  ASSERT_TRUE(poll_until(10s, 10ms, [&] { return states_seen_by_1(MemberState::kAlive); }));
+  JobSpec spec = heat2d(300, 0);
+  spec.runtime["placement"] = "even";
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  auto end = ctl::run_job(*connection, spec, {}, ctl::Clock::now() + 60s);
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  const auto* result = std::get_if<JobResult>(&*end);
+  ASSERT_NE(result, nullptr) << std::get<JobFailed>(*end).reason;
+  EXPECT_EQ(result->checksum, serial_checksum(spec));
+  EXPECT_EQ(result->recoveries, 0u) << "the job stalled and was rolled back";
+  EXPECT_LT(result->wall_s, 20.0);
+}
+
+// A member that restarts after its job's root handed the job to the deputy heard of no rollback
+// naming the new root: a task moved to it must still report to the new root (the migration
+// offer says who it is), or the job stalls until its watchdog.
+TEST_F(RecoveryTest, ATaskMovedToAMemberBackAfterTheRootLeftReportsToTheNewRoot) {
+  start_cluster(4, /*slot=*/3);
+  wait_for_load_reports(1);
+  const JobSpec spec = heat2d(4000, 20);
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  ctl::Reattach reattach{connect_options(1), {}};
+  auto members = ctl::query_status(*connection, 2s);
+  ASSERT_TRUE(members.is_ok()) << members.error();
+  for (const auto& n : members->nodes) reattach.members.push_back(n.member);
+  enum Phase { kRunning, kRootLeft, kNewRoot, kMoved } phase = kRunning;
+  std::string problem;
+  auto end = ctl::run_job(
+      *connection, spec,
+      [&](const JobProgress& p) {
+        if (phase == kRunning && p.step >= 60) {
+          if (!cluster().kill(1, SIGTERM)) problem = "could not signal node 1";
+          phase = kRootLeft;
+        } else if (phase == kNewRoot) {
+          phase = kMoved;
+          std::string fate;
+          if (!poll_until(10s, 20ms, [&] { return (fate = fate_of(1)) != "running"; })) {
+            problem = "node 1 did not leave";
+            return;
+          }
+          if (Status st = cluster().restart(1); !st) {
+            problem = "restart: " + st.message();
+            return;
+          }
+          const bool seen = poll_until(10s, 20ms, [&] {
+            auto reply = ctl::query_status(connect_options(3), 2s);
+            if (!reply) return false;
+            for (const auto& n : reply->nodes) {
+              if (n.member.node_id == 1 && n.member.state == MemberState::kAlive) return true;
+            }
+            return false;
+          });
+          if (!seen) {
+            problem = "node 3 did not see node 1 back";
+            return;
+          }
+          auto to_root = connect(3);
+          if (!to_root) {
+            problem = "cannot connect to node 3";
+            return;
+          }
+          auto report = ctl::request_migration(*to_root, MigrateRequest{TaskId{p.job, 0}, 1},
+                                               ctl::Clock::now() + 20s);
+          if (!report || !report->ok) {
+            problem = "the move to node 1 failed: " + (report ? report->reason : report.error());
+          }
+        }
+      },
+      ctl::Clock::now() + 120s,
+      [&](const JobNotice& n) {
+        std::cout << "notice: " << n.text << "\n";
+        if (n.kind == JobNoticeKind::kRootChanged && n.node == 3 && phase == kRootLeft) {
+          phase = kNewRoot;
+        }
+      },
+      &reattach);
+  EXPECT_EQ(problem, "");
+  EXPECT_EQ(phase, kMoved) << "the job ended before a task was moved to the restarted node";
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  const auto* result = std::get_if<JobResult>(&*end);
+  ASSERT_NE(result, nullptr) << std::get<JobFailed>(*end).reason;
+  EXPECT_EQ(result->checksum, serial_checksum(spec));
+  EXPECT_EQ(result->recoveries, 1u) << "only the hand-over rolls back; a stall would be another";
+  EXPECT_LT(result->wall_s, 25.0);
 }
 
 TEST_F(RecoveryTest, TwoFailuresInARow) {

@@ -53,5 +53,17 @@ TEST(UnknownPeerQueue, WhatWaitedTooLongIsDroppedAndCounted) {
   EXPECT_EQ(q.held(), 1u);
 }
 
+// A node known as dead: its task messages wait only briefly (a shorter max_age for that node).
+TEST(UnknownPeerQueue, AShorterWaitForOneNode) {
+  UnknownPeerQueue q;
+  q.hold(7, message(1), 10, t0, std::chrono::seconds(3));
+  q.hold(8, message(1), 10, t0);
+  EXPECT_TRUE(q.expire(t0 + std::chrono::seconds(3)).empty());
+  auto expired = q.expire(t0 + std::chrono::seconds(4));
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(expired[0].node, 7u);
+  EXPECT_EQ(q.held(), 1u) << "node 8 waits the full 10 s";
+}
+
 }  // namespace
 }  // namespace drift

@@ -147,7 +147,7 @@ std::vector<SampleMessage> build() {
       {"node_leaving", NodeLeaving{9, 8, "the owner's evacuation deadline passed"}},
       {"node_left", NodeLeft{9, 8}},
       {"node_left_ack", NodeLeftAck{9}},
-      {"deputy_order", DeputyOrder{9, true}},
+      {"deputy_order", DeputyOrder{9, true, true}},
       {"checkpoint_offer", CheckpointOffer{0x500000003ULL, 40, 2, {0, 5, 7}}},
       {"job_notice_not_here", JobNotice{9, JobNoticeKind::kNotHere, 8, 0, 0, 0, "ask node 8"}},
       {"frame_faults_request", FrameFaultsRequest{0.01, 0.25, 5.5}},
