@@ -302,13 +302,15 @@ class Reader {
     }
     if (k == "max_detection") {
       auto d = parse_duration(v);
-      if (d) e.max_detection_s = *d;
-      return d.status();
+      if (!d) return Status::error(k + " = '" + v + "': " + d.error());
+      e.max_detection_s = *d;
+      return Status::ok();
     }
     if (k == "max_stall") {
       auto d = parse_duration(v);
-      if (d) e.max_stall_s = *d;
-      return d.status();
+      if (!d) return Status::error(k + " = '" + v + "': " + d.error());
+      e.max_stall_s = *d;
+      return Status::ok();
     }
     if (k == "max_late_heartbeats") {
       auto p = parse_percent(k, v);

