@@ -88,7 +88,8 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
   LaunchSpec spec;
   spec.executable = *path;
   spec.launcher = params_.launcher;
-  // Unique on this machine: another daemon here, or this one's previous run, has its own.
+  // Unique among the live daemons of this machine (a dead one's leftover of the same pid is
+  // removed by MemoryCgroups::make).
   spec.cgroup_name = "drift-" + std::to_string(params_.node) + "-" + std::to_string(::getpid()) +
                      "-w" + std::to_string(++launches_);
   auto worker = WorkerProcess::start(io_, spec, containment_, params_.max_frame + 4096, label,

@@ -105,7 +105,11 @@ Result<MemoryCgroups> MemoryCgroups::find() {
 
 Result<std::string> MemoryCgroups::make(const std::string& name, std::uint64_t limit) const {
   const std::string dir = base_ + "/" + name;
-  if (::mkdir(dir.c_str(), 0755) != 0) {
+  // It exists: a leftover of an earlier daemon that had our pid and was killed before it removed
+  // its cgroups (names are unique among live daemons only). Empty, it goes; with a process still
+  // in it, rmdir refuses and so do we.
+  if (::mkdir(dir.c_str(), 0755) != 0 &&
+      (errno != EEXIST || ::rmdir(dir.c_str()) != 0 || ::mkdir(dir.c_str(), 0755) != 0)) {
     return Status::error("cannot make " + dir + ": " + std::strerror(errno));
   }
   const std::string value = std::to_string(limit);
