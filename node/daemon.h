@@ -137,10 +137,10 @@ class Daemon final : public Messenger {
   int queries_running_ = 0;
   asio::steady_timer sweep_timer_;
   asio::steady_timer ready_timer_;  // until systemd is told READY=1; then while leaving
-  static constexpr std::chrono::seconds kLeaveDeadline{20};
+  static constexpr std::chrono::seconds kLeaveDeadline{20};  // within systemd's TimeoutStopSec
   // How long task messages for a node known as dead wait for it to be back (a new incarnation
   // spreads to every member within a few heartbeat rounds).
-  static constexpr std::chrono::seconds kDeadPeerHold{3};  // within systemd's TimeoutStopSec
+  static constexpr std::chrono::seconds kDeadPeerHold{3};
   bool leaving_ = false;
   std::chrono::steady_clock::time_point leave_deadline_;
   std::set<std::uint64_t> leaving_jobs_;  // jobs whose root has not acknowledged NodeLeft

@@ -117,12 +117,18 @@ void MembershipService::send_heartbeats() {
   if (counters_out_) counters_out_->heartbeat_bytes = beacon_.bytes_sent() + tombstone_bytes_;
 }
 
-void MembershipService::announce_leave() {
+// A heartbeat sent on this thread to chosen members (not by the beacon): who we are, numbered.
+Heartbeat MembershipService::direct_heartbeat() {
   Heartbeat hb;
   hb.from = table_.self().node_id;
   hb.incarnation = table_.self().incarnation;
   hb.sequence = ++sequence_;
   hb.load = table_.find(hb.from)->load;
+  return hb;
+}
+
+void MembershipService::announce_leave() {
+  Heartbeat hb = direct_heartbeat();
   MemberInfo gone = table_.self();
   gone.state = MemberState::kDead;
   hb.gossip = {gone};
@@ -213,11 +219,7 @@ void MembershipService::send_tombstone(std::uint32_t node_id, std::uint64_t dead
   it->second = now;
   const Member* m = table_.find(node_id);
   if (m == nullptr) return;
-  Heartbeat hb;
-  hb.from = table_.self().node_id;
-  hb.incarnation = table_.self().incarnation;
-  hb.sequence = ++sequence_;
-  hb.load = table_.find(hb.from)->load;
+  Heartbeat hb = direct_heartbeat();
   MemberInfo tombstone = m->info;
   tombstone.incarnation = dead_incarnation;
   tombstone.state = MemberState::kDead;

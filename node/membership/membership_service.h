@@ -91,6 +91,7 @@ class MembershipService {
   void redial_dead(std::chrono::steady_clock::time_point now);
   void send_to(std::uint32_t node_id, const WireMessage& msg);
   void send_tombstone(std::uint32_t node_id, std::uint64_t dead_incarnation);
+  Heartbeat direct_heartbeat();
   void publish(const std::vector<MemberTransition>& transitions);
   void log(const MemberTransition& t) const;
 
