@@ -1,6 +1,6 @@
 // Granularity on real daemons (docs/architecture.md §8): heat2d tiles split into spare tasks and merge back
 // while the job runs. With random splits, merges and migrations after every step the result is
-// still exactly the serial reference's; and three emulated machines of speeds 1, 4 and 12 that
+// still exactly the serial reference's; and three emulated machines of speeds 1, 1.5 and 1.9 that
 // start with one tile each (too coarse for any whole tile to move without making its receiver
 // the bottleneck) balance by splitting the slow machine's tile.
 #include <gtest/gtest.h>
@@ -43,17 +43,20 @@ TEST_F(ClusterTest, CoarseTilesSplitWhenNoWholeTileCanMove) {
   ctl::LocalClusterOptions options;
   options.driftd = bin_dir() / "driftd";
   options.stop_with_parent = true;
-  options.extra_args = {"--emulate.unit_rate=100000", "--balance.strategy=diffusion",
+  options.extra_args = {"--emulate.unit_rate=200000", "--balance.strategy=diffusion",
                         "--balance.capacity=dynamic", "--balance.period_ms=300",
                         "--balance.eff_min=0.9"};
   options.node_args[1] = {"--emulate.speed=1"};
-  options.node_args[2] = {"--emulate.speed=4"};
-  options.node_args[3] = {"--emulate.speed=12"};
+  // No machine is twice as fast as another: whichever tile moves whole, its receiver, holding
+  // two tiles, would then be the slowest. (With speeds 1, 4 and 12 the middle machine's tile
+  // could move to the fast one, and the slow one's whole tile into the hole it left.)
+  options.node_args[2] = {"--emulate.speed=1.5"};
+  options.node_args[3] = {"--emulate.speed=1.9"};
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
   ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
   wait_for_load_reports(1);
 
-  // 3 tiles of 200x200 cells (0.4 s a step for its tile on the slow machine),
+  // 3 tiles of 200x200 cells (0.2 s a step for its tile on the slow machine),
   // one per machine, and 21 spare tasks spread evenly. No whole tile can leave the slow machine:
   // its receiver would then be the bottleneck.
   JobSpec spec = ctl::job_spec("heat2d", 24, 40, {{"size", "602x202"}, {"spare", "21"}});
