@@ -47,7 +47,9 @@ int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);
   const std::uint64_t memory =
       static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
-  auto containment = drift::make_containment(config.worker, memory);
+  auto containment = drift::make_containment(
+      config.worker, memory,
+      "drift-" + std::to_string(config.node_id) + "-" + std::to_string(::getpid()));
   if (!containment) {
     std::cerr << "driftd: " << containment.error() << " (" << config.where("worker.user") << ")\n";
     return 2;

@@ -1,7 +1,7 @@
 // A memory cgroup per worker process, so that a worker using more than worker.memory_limit is
 // stopped by the kernel without touching driftd or the owner's programs. The cgroups are made
-// under driftd's own memory cgroup (cgroup v1's memory controller, or cgroup v2 where the
-// parent delegates it); where driftd may not make one, find() says why and workers fall back to
+// under driftd's own memory cgroup (cgroup v1's memory controller), or on cgroup v2 under the
+// guests' CPU cgroup or a parent that delegates the controller; where driftd may not make one, find() says why and workers fall back to
 // RLIMIT_AS. Filesystem calls only; used on the network thread before and after a worker runs.
 #pragma once
 
@@ -15,8 +15,10 @@ namespace drift {
 
 class MemoryCgroups {
  public:
-  // driftd's own memory cgroup, if it may make children there; else the reason it may not.
-  static Result<MemoryCgroups> find();
+  // driftd's own memory cgroup, if it may make children there; else the reason it may not. On
+  // cgroup v2, `v2_parent` (the guests' CPU cgroup, guest_cpu_group.h) is used instead, so that
+  // each worker's memory cgroup sits inside it.
+  static Result<MemoryCgroups> find(const std::string& v2_parent = "");
 
   // Makes `name` under it, limited to `limit_bytes`; returns its directory.
   Result<std::string> make(const std::string& name, std::uint64_t limit_bytes) const;

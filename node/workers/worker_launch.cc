@@ -67,7 +67,8 @@ constexpr const char* kSteps[] = {
     "set up its descriptors", "join its memory cgroup",    "lower its priority",
     "set SCHED_IDLE",         "limit its address space",   "drop supplementary groups",
     "switch group",           "switch user",               "ask to die with driftd",
-    "forbid new privileges",  "change to /",               "start the executable"};
+    "forbid new privileges",  "change to /",               "start the executable",
+    "join the guests' CPU cgroup"};
 
 // Everything the child needs, prepared before fork: after it, only async-signal-safe calls.
 struct ChildPlan {
@@ -79,6 +80,7 @@ struct ChildPlan {
   int fds[3] = {-1, -1, -1};  // what becomes 0, 1, 2
   int socket_fd = -1;         // becomes 3 (a worker)
   int procs_fd = -1;
+  int cpu_procs_fd = -1;
   int error_fd = -1;
   pid_t parent = 0;
   const Containment* c = nullptr;
@@ -98,7 +100,8 @@ bool place(int from, int to, bool inherit) {
 
 [[noreturn]] void run_child(ChildPlan& p) {
   // Descriptors: 0-2 as planned, 3 the socket, 4 the executable (inherited only for a
-  // launcher, which opens it by path), 5 the error pipe, 6 cgroup.procs; everything else closed.
+  // launcher, which opens it by path), 5 the error pipe, 6 the memory cgroup's cgroup.procs, 7
+  // the guests' CPU cgroup's; everything else closed.
   // First everything needed moves above the range it is placed in.
   constexpr int kHigh = 100;
   const int error_fd = ::fcntl(p.error_fd, F_DUPFD_CLOEXEC, kHigh);
@@ -106,6 +109,7 @@ bool place(int from, int to, bool inherit) {
   p.error_fd = error_fd;
   const int binary = ::fcntl(p.binary_fd, F_DUPFD_CLOEXEC, kHigh);
   const int procs = p.procs_fd >= 0 ? ::fcntl(p.procs_fd, F_DUPFD_CLOEXEC, kHigh) : -1;
+  const int cpu_procs = p.cpu_procs_fd >= 0 ? ::fcntl(p.cpu_procs_fd, F_DUPFD_CLOEXEC, kHigh) : -1;
   const int sock = p.socket_fd >= 0 ? ::fcntl(p.socket_fd, F_DUPFD_CLOEXEC, kHigh) : -1;
   int moved[3];
   for (int i = 0; i < 3; ++i) moved[i] = ::fcntl(p.fds[i], F_DUPFD_CLOEXEC, kHigh);
@@ -118,12 +122,15 @@ bool place(int from, int to, bool inherit) {
   if (!place(error_fd, 5, false)) child_fail(p, 0);
   p.error_fd = 5;
   if (procs >= 0 && !place(procs, 6, false)) child_fail(p, 0);
+  if (cpu_procs >= 0 && !place(cpu_procs, 7, false)) child_fail(p, 0);
   if (sock < 0) ::close(3);
   if (procs < 0) ::close(6);
-  if (::syscall(SYS_close_range, 7u, ~0u, 0u) != 0) {
-    for (int fd = 7; fd < 4096; ++fd) ::close(fd);
+  if (cpu_procs < 0) ::close(7);
+  if (::syscall(SYS_close_range, 8u, ~0u, 0u) != 0) {
+    for (int fd = 8; fd < 4096; ++fd) ::close(fd);
   }
   ::setsid();  // a session of its own: driftd's terminal signals are not its
+  if (cpu_procs >= 0 && ::write(7, "0", 1) != 1) child_fail(p, 12);
   if (procs >= 0 && ::write(6, "0", 1) != 1) child_fail(p, 1);
   const Containment& c = *p.c;
   if (::setpriority(PRIO_PROCESS, 0, c.nice) != 0) child_fail(p, 2);
@@ -244,12 +251,21 @@ ChildPlan plan_for(const LaunchSpec& spec, const Containment& c, int binary_fd) 
   return plan;
 }
 
-// The parts both launches share: the executable opened, the memory cgroup made.
+// The parts both launches share: the executable opened, the memory cgroup made, the guests'
+// CPU cgroup opened.
 struct Prepared {
   int binary_fd = -1;
   int procs_fd = -1;
+  int cpu_procs_fd = -1;
   std::string cgroup;
 };
+
+void release(Prepared& p, bool failed) {
+  close_fd(p.binary_fd);
+  close_fd(p.procs_fd);
+  close_fd(p.cpu_procs_fd);
+  if (failed && !p.cgroup.empty()) MemoryCgroups::remove(p.cgroup);
+}
 
 Result<Prepared> prepare(const LaunchSpec& spec, const Containment& c) {
   Prepared p;
@@ -272,18 +288,23 @@ Result<Prepared> prepare(const LaunchSpec& spec, const Containment& c) {
       return Status::error("cannot open " + p.cgroup + "/cgroup.procs: " + why);
     }
   }
+  // On cgroup v2 the memory cgroup is inside the CPU one (and the CPU one may hold no process).
+  if (c.cpu_group && !(c.cpu_group->v2() && p.procs_fd >= 0)) {
+    p.cpu_procs_fd = c.cpu_group->open_procs();
+    if (p.cpu_procs_fd < 0) {
+      const std::string why = std::strerror(errno);
+      release(p, true);
+      return Status::error("cannot open " + c.cpu_group->dir() + "/cgroup.procs: " + why);
+    }
+  }
   return p;
 }
 
-void release(Prepared& p, bool failed) {
-  close_fd(p.binary_fd);
-  close_fd(p.procs_fd);
-  if (failed && !p.cgroup.empty()) MemoryCgroups::remove(p.cgroup);
-}
 
 }  // namespace
 
-Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memory_bytes) {
+Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memory_bytes,
+                                     const std::string& tag) {
   Containment c;
   c.nice = s.nice;
   c.sched_idle = s.sched_idle;
@@ -317,9 +338,15 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
     user_text = name + " (uid " + std::to_string(user->uid) + ")";
   }
   c.user = user_text;
+  std::string cpu = "no CPU cgroup";
+  if (c.sched_idle && !tag.empty()) {
+    auto group = GuestCpuGroup::make(tag + "-guests");
+    if (group) c.cpu_group = *group;
+    cpu = group ? (*group)->describe() : "no CPU cgroup: " + group.error();
+  }
   std::string memory = "no memory limit";
   if (c.memory_limit > 0) {
-    auto groups = MemoryCgroups::find();
+    auto groups = MemoryCgroups::find(c.cpu_group && c.cpu_group->v2() ? c.cpu_group->dir() : "");
     if (groups) c.cgroups = *groups;
     memory = "at most " + std::to_string(c.memory_limit >> 20) + " MiB each (" +
              (groups ? "memory cgroup under " + groups->base()
@@ -327,7 +354,7 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
              ")";
   }
   c.summary = "workers run as " + user_text + ", nice " + std::to_string(c.nice) +
-              (c.sched_idle ? ", SCHED_IDLE" : "") + ", " + memory;
+              (c.sched_idle ? ", SCHED_IDLE, " + cpu : "") + ", " + memory;
   return c;
 }
 
@@ -361,6 +388,7 @@ Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& c) {
   plan.fds[2] = err->write;
   plan.socket_fd = sv[1];
   plan.procs_fd = prepared->procs_fd;
+  plan.cpu_procs_fd = prepared->cpu_procs_fd;
   Result<pid_t> pid = start_child(plan, spec);
   ::close(sv[1]);
   ::close(devnull);
@@ -396,6 +424,7 @@ Result<Launched> launch_query(const LaunchSpec& spec, const Containment& c) {
   plan.fds[1] = out->write;
   plan.fds[2] = err->write;
   plan.procs_fd = prepared->procs_fd;
+  plan.cpu_procs_fd = prepared->cpu_procs_fd;
   Result<pid_t> pid = start_child(plan, spec);
   ::close(in->read);
   ::close(out->write);

@@ -1,6 +1,6 @@
 // Starting an application's executable on the owner's PC, contained (docs/architecture.md,
 // "Workers"): as an unprivileged user (when driftd is root), at idle CPU priority (nice and
-// SCHED_IDLE), under a memory limit (its own memory cgroup, else RLIMIT_AS), with no new
+// SCHED_IDLE, and all of them in one CPU cgroup at the lowest weight), under a memory limit (its own memory cgroup, else RLIMIT_AS), with no new
 // privileges, in a session of its own, killed if driftd dies, with only the descriptors it needs.
 // Two shapes: a worker (the daemon's socket as fd 3, stdout and stderr into one pipe) and a query
 // (stdin, stdout and stderr pipes). The executable is opened by driftd and run from that
@@ -11,12 +11,14 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <drift/status.h>
 #include "node/config/worker_settings.h"
+#include "node/workers/guest_cpu_group.h"
 #include "node/workers/memory_cgroup.h"
 
 namespace drift {
@@ -31,11 +33,15 @@ struct Containment {
   bool sched_idle = true;
   std::uint64_t memory_limit = 0;       // bytes; 0: none
   std::optional<MemoryCgroups> cgroups;  // else RLIMIT_AS
+  std::shared_ptr<GuestCpuGroup> cpu_group;  // none: nice and SCHED_IDLE alone
   std::string summary;                   // one line for the log
 };
 
-// `memory_bytes` is the machine's memory (for "50%").
-Result<Containment> make_containment(const WorkerSettings& settings, std::uint64_t memory_bytes);
+// `memory_bytes` is the machine's memory (for "50%"); `tag` names this daemon's cgroups
+// ("drift-<node>-<pid>"; empty: no CPU cgroup). With worker.sched_idle off, workers get no CPU
+// cgroup either.
+Result<Containment> make_containment(const WorkerSettings& settings, std::uint64_t memory_bytes,
+                                     const std::string& tag);
 
 struct LaunchSpec {
   std::string executable;

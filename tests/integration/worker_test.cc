@@ -4,9 +4,13 @@
 // one that hangs is rolled back by the stall watchdog; one over its memory limit is stopped and
 // named. An executable whose bytes do not match its hash is refused before anything runs; nodes
 // of an architecture a job has no executable for take no task of it, and driftctl names them.
-// The daemon's memory and threads do not grow with the jobs it ran.
+// The daemon's memory and threads do not grow with the jobs it ran. Workers run contained: at
+// nice 19 and SCHED_IDLE, all in one CPU cgroup of their daemon at the lowest weight, which goes
+// with the daemon.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -48,6 +52,20 @@ long status_field(pid_t pid, const std::string& field) {
     if (line.starts_with(field)) return std::stol(line.substr(field.size()));
   }
   return -1;
+}
+
+// The cpu line of /proc/PID/cgroup ("/drift-1-77-guests"); empty if none.
+std::string cpu_cgroup_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cgroup");
+  for (std::string line; std::getline(in, line);) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    if (controllers.find(",cpu,") != std::string::npos || line.starts_with("0::")) {
+      return line.substr(b + 1);
+    }
+  }
+  return "";
 }
 
 class WorkerTest : public ClusterTest {
@@ -313,6 +331,64 @@ TEST_F(WorkerTest, DaemonMemoryAndThreadsDoNotGrowWithTheJobsItRan) {
 #else
   EXPECT_LT(grown_kb, 2048) << "RSS " << rss_kb << " kB before the 20 jobs";
 #endif
+}
+
+}  // namespace
+}  // namespace drift::test
+
+namespace drift::test {
+namespace {
+
+TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
+  ASSERT_NO_FATAL_FAILURE(start(1, 38));
+  const pid_t daemon = cluster().pid(1);
+  const std::string daemon_group = cpu_cgroup_of(daemon);
+  const std::string guests = "/drift-1-" + std::to_string(daemon) + "-guests";
+  const fs::path mount = fs::exists("/sys/fs/cgroup/cpu/cgroup.procs") ? "/sys/fs/cgroup/cpu"
+                                                                       : "/sys/fs/cgroup";
+  const fs::path guests_dir = mount / (daemon_group == "/" ? guests.substr(1)
+                                                           : daemon_group.substr(1) + guests);
+  if (::access((mount / daemon_group.substr(1)).c_str(), W_OK) != 0) {
+    GTEST_SKIP() << "this test may not make cgroups in " << mount / daemon_group.substr(1);
+  }
+  ASSERT_TRUE(fs::is_directory(guests_dir)) << guests_dir << " was not made";
+  struct Seen {
+    pid_t pid = -1;
+    std::string group;
+    int policy = -1;
+    int nice = 0;
+  } seen;
+  JobSpec spec = ctl::job_spec("heat2d", 2, 200, {{"size", "256x256"}});
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  auto end = ctl::run_job(
+      *connection, spec,
+      [&](const JobProgress& p) {
+        if (seen.pid > 0 || p.step < 20) return;
+        auto workers = workers_of(daemon);
+        if (workers.empty()) return;
+        seen.pid = *workers.begin();
+        seen.group = cpu_cgroup_of(seen.pid);
+        seen.policy = ::sched_getscheduler(seen.pid);
+        errno = 0;
+        seen.nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(seen.pid));
+      },
+      ctl::Clock::now() + std::chrono::seconds(60));
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  ASSERT_TRUE(std::holds_alternative<JobResult>(*end)) << std::get<JobFailed>(*end).reason;
+  ASSERT_GT(seen.pid, 0) << "no worker was seen";
+  // Its CPU cgroup is the guests' one (on cgroup v2 its memory cgroup inside it).
+  EXPECT_TRUE(seen.group.find(guests) != std::string::npos) << seen.group;
+  EXPECT_EQ(seen.policy, SCHED_IDLE);
+  EXPECT_EQ(seen.nice, 19);
+  std::ifstream idle(guests_dir / "cpu.idle"), shares(guests_dir / "cpu.shares");
+  int idle_value = 0, shares_value = 0;
+  idle >> idle_value;
+  shares >> shares_value;
+  EXPECT_TRUE(idle_value == 1 || shares_value == 2) << "cpu.idle " << idle_value << ", cpu.shares "
+                                                    << shares_value;
+  cluster().down();
+  EXPECT_FALSE(fs::exists(guests_dir)) << guests_dir << " outlived its daemon";
 }
 
 }  // namespace

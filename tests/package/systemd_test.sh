@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The drift package under a real systemd, as PID 1 of a container (systemd-nspawn) booted from a
 # minimal Debian 12 tree (debootstrap, Debian's own packages): `apt install ./drift_*.deb` enables
-# and starts driftd.service (Type=notify: systemd waits for READY=1), a normal user with a copy of
+# and starts driftd.service (Type=notify: systemd waits for READY=1; guest work in an idle CPU
+# cgroup inside the one systemd delegates), a normal user with a copy of
 # the secret sees it with `driftctl status` and runs a heat2d job that matches the serial
 # reference; `systemctl reload` (SIGHUP) and `systemctl stop` work and the journal has the log.
 # Needs root, debootstrap, systemd-nspawn and the Debian mirror; exits 77 (skipped, said) without.
@@ -62,6 +63,21 @@ inside env DEBIAN_FRONTEND=noninteractive sh -c "cd /root && apt-get update -q >
 status=$(inside systemctl show driftd -p StatusText --value)
 [[ $status == "node 1 "* ]] || fail "no READY status from sd_notify: '$status'"
 echo "driftd.service active, status from sd_notify: $status"
+# Guest work in a CPU cgroup of its own at the lowest weight, inside the delegated cgroup.
+containment=$(inside journalctl -u driftd --no-pager | grep -m1 'workers run as' || true)
+echo "$containment"
+if ! grep -Eq '(cpu.idle 1|cpu.shares 2|cpu.weight 1) in [^ ]*driftd.service/drift-1-[0-9]+-guests' <<< "$containment"; then
+  # systemd-nspawn on a cgroup v1 host mounts the container's cpu hierarchy read-only, so no
+  # service in it can be given a cgroup (Delegate= has nothing to delegate): said, not failed,
+  # and driftd must have said why. The guests' cgroup itself is tested on the host (WorkerTest).
+  if inside sh -c 'grep -Eq " /sys/fs/cgroup/(cpu|cpu,cpuacct) ro[, ]" /proc/self/mountinfo'; then
+    grep -q 'no CPU cgroup: cannot make cgroups in' <<< "$containment" \
+      || fail "driftd does not say why its workers have no CPU cgroup: '$containment'"
+    echo "note: this container's cpu cgroup hierarchy is read-only (cgroup v1 host); Delegate= not exercised"
+  else
+    fail "workers get no idle CPU cgroup under systemd: '$containment'"
+  fi
+fi
 
 echo "== a normal user: status and a job"
 inside sh -c 'useradd -m alice && install -o alice -m 0600 /etc/drift/secret /home/alice/secret'

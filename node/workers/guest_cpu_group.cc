@@ -1,0 +1,88 @@
+#include "node/workers/guest_cpu_group.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "node/workers/cgroup_fs.h"
+
+namespace drift {
+
+namespace {
+
+std::string why() { return std::strerror(errno); }
+
+// cgroup v2: lets `own` (driftd's cgroup) have children with the cpu controller. It must not
+// hold processes once it enables controllers for its children, so a daemon alone in it moves
+// into `own`/driftd first; a daemon sharing its cgroup (a login session) is refused.
+Status delegate_cpu(const std::string& own) {
+  using namespace cgroup_fs;
+  if (!lists(own + "/cgroup.controllers", "cpu")) {
+    return Status::error(own + " has no cpu controller (on systemd: Delegate=cpu memory)");
+  }
+  if (lists(own + "/cgroup.subtree_control", "cpu")) return Status::ok();
+  std::ifstream procs(own + "/cgroup.procs");
+  for (pid_t pid; procs >> pid;) {
+    if (pid != ::getpid()) {
+      return Status::error(own + " holds other processes (pid " + std::to_string(pid) +
+                           "), so it cannot have a cgroup for guest work; run driftd in a "
+                           "cgroup of its own (on systemd: Delegate=cpu memory)");
+    }
+  }
+  const std::string leaf = own + "/driftd";
+  if (!make_dir(leaf) || !write_text(leaf + "/cgroup.procs", std::to_string(::getpid()))) {
+    return Status::error("cannot move driftd into " + leaf + ": " + why());
+  }
+  const std::string wanted = lists(own + "/cgroup.controllers", "memory") ? "+cpu +memory" : "+cpu";
+  if (!write_text(own + "/cgroup.subtree_control", wanted)) {
+    return Status::error("cannot enable '" + wanted + "' in " + own + ": " + why());
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<GuestCpuGroup>> GuestCpuGroup::make(const std::string& name) {
+  using namespace cgroup_fs;
+  const auto h = hierarchy_of("cpu");
+  if (!h) return Status::error("no cpu cgroup controller is mounted");
+  const auto own = own_dir(*h, "cpu");
+  if (!own) return Status::error("/proc/self/cgroup names no cpu cgroup of ours");
+  if (h->v2) {
+    if (Status st = delegate_cpu(*own); !st) return st;
+  }
+  if (::access(own->c_str(), W_OK) != 0) {
+    return Status::error("cannot make cgroups in " + *own + ": " + why());
+  }
+  const std::string dir = *own + "/" + name;
+  if (!make_dir(dir)) return Status::error("cannot make " + dir + ": " + why());
+  // The lowest weight there is: cpu.idle (kernel 5.15+, v1 and v2) schedules the group like
+  // SCHED_IDLE against its siblings; shares 2 / weight 1 are the minimum otherwise.
+  std::string weight;
+  if (write_text(dir + "/cpu.idle", "1")) {
+    weight = "cpu.idle 1";
+  } else if (!h->v2 && write_text(dir + "/cpu.shares", "2")) {
+    weight = "cpu.shares 2";
+  } else if (h->v2 && write_text(dir + "/cpu.weight", "1")) {
+    weight = "cpu.weight 1";
+  } else {
+    const std::string reason = why();
+    remove_dir(dir);
+    return Status::error("cannot lower the CPU weight of " + dir + ": " + reason);
+  }
+  return std::shared_ptr<GuestCpuGroup>(new GuestCpuGroup(dir, h->v2, weight));
+}
+
+GuestCpuGroup::~GuestCpuGroup() {
+  cgroup_fs::kill_all(dir_);
+  cgroup_fs::remove_dir(dir_);
+}
+
+int GuestCpuGroup::open_procs() const {
+  return ::open((dir_ + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+}
+
+}  // namespace drift
