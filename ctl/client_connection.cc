@@ -35,7 +35,16 @@ ClientConnection::ClientConnection(std::unique_ptr<TcpStream> stream, const Conn
       our_hello_(client_hello(options.cluster)) {}
 
 Result<std::unique_ptr<ClientConnection>> ClientConnection::open(const ConnectOptions& options) {
-  auto stream = TcpStream::connect(options.node, Clock::now() + options.connect_timeout);
+  std::shared_ptr<TlsContext> tls;
+  if (!options.plaintext) {
+    auto context = TlsContext::client(kMemberIdentity, tls_psk(options.secret, kMemberIdentity));
+    if (!context) {
+      return Status::error("no TLS with " + options.node.to_string() + ": " + context.error() +
+                           " (secret from " + options.secret_source + ")");
+    }
+    tls = *context;
+  }
+  auto stream = TcpStream::connect(options.node, Clock::now() + options.connect_timeout, tls);
   if (!stream) return stream.status();
   std::unique_ptr<ClientConnection> connection(
       new ClientConnection(std::move(stream).value(), options));

@@ -1,5 +1,6 @@
-// driftctl's authenticated connection to one daemon. open() connects (with a timeout) and runs
-// the client side of the handshake (protocol/handshake.h):
+// driftctl's authenticated connection to one daemon. open() connects (with a timeout), runs
+// TLS 1.3 with the key the cluster secret gives (node/net/tls_context.h), then the client side of
+// the drift handshake (protocol/handshake.h):
 //   client -> Hello;  daemon -> Hello, HelloAuth;  client checks both, -> HelloAuth.
 // Afterwards send()/receive() exchange framed messages. Every error names the daemon's address.
 #pragma once
@@ -26,6 +27,7 @@ struct ConnectOptions {
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds handshake_timeout{5000};
   std::uint32_t max_body = kClientMaxBody;
+  bool plaintext = false;  // TESTING ONLY: for a daemon with test.plaintext
 };
 
 // Hello as driftctl sends it: role client, node id 0, a fresh nonce.

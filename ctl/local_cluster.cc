@@ -104,6 +104,7 @@ Result<ConnectOptions> LocalCluster::connect_options(int k) const {
   options.secret_source = secret_file().string();
   options.connect_timeout = kProbeTimeout;
   options.handshake_timeout = kProbeTimeout;
+  options.plaintext = options_.plaintext;
   return options;
 }
 
@@ -195,6 +196,7 @@ Status LocalCluster::start_node(int k, bool fresh_log) {
                  options_.stop_with_parent};
   spec.args.insert(spec.args.end(), {"--config", fs::absolute(config_file(k)).string()});
   spec.args.insert(spec.args.end(), options_.extra_args.begin(), options_.extra_args.end());
+  if (options_.plaintext) spec.args.push_back("--test.plaintext=true");
   if (auto it = options_.node_args.find(k); it != options_.node_args.end()) {
     spec.args.insert(spec.args.end(), it->second.begin(), it->second.end());
   }

@@ -35,6 +35,9 @@ struct LocalClusterOptions {
   // "/usr/s390x-linux-gnu", "build-s390x/bin/driftd"}) instead of `driftd`; a program without a
   // slash is looked up on PATH. Its launcher, if any, still goes in front.
   std::map<int, std::vector<std::string>> commands;
+  // TESTING ONLY: daemons without TLS (test.plaintext), and clients to match; for measuring
+  // what TLS costs.
+  bool plaintext = false;
 };
 
 class LocalCluster {

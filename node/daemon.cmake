@@ -25,8 +25,12 @@ add_library(drift_node
   workers/binary_service.cc
   net/transport.cc
 )
+# TLS for every connection (node/net/tls_context.h), shared with driftctl.
+add_library(drift_tls net/tls_context.cc)
+target_include_directories(drift_tls PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(drift_tls PUBLIC drift_runtime drift_thirdparty OpenSSL::SSL OpenSSL::Crypto)
 target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(drift_node PUBLIC drift_node_core drift_migration drift_workers spdlog::spdlog)
+target_link_libraries(drift_node PUBLIC drift_node_core drift_migration drift_workers drift_tls spdlog::spdlog)
 # sd_notify for systemd's Type=notify (node/service/systemd_notify.h); without libsystemd the
 # daemon builds all the same and never notifies.
 # Not when cross-compiling: pkg-config would find the build machine's library, not the target's.

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
 
 #include "node/machine/emulated_compute.h"
+#include "node/net/tls_context.h"
 #include "node/machine/cpu_quota.h"
 #include "node/machine/external_load.h"
 #include "node/machine/machine_stats.h"
@@ -49,6 +51,11 @@ Transport::Params transport_params(const NodeConfig& c) {
   p.handshake.cluster = c.cluster_name;
   p.handshake.secret = c.secret;
   p.handshake.max_frame_bytes = c.max_frame_bytes;
+  if (!c.test.plaintext) {
+    auto tls = TlsContext::member(c.secret);
+    if (!tls) throw std::runtime_error("TLS: " + tls.error());
+    p.handshake.tls = *tls;
+  }
   p.reconnect_min = c.reconnect_min;
   p.reconnect_max = c.reconnect_max;
   return p;

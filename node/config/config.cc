@@ -49,8 +49,9 @@ void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
 
 void apply_test_hooks(Applier& a, NodeConfig& c) {
   NodeConfig::TestHooks& t = c.test;
-  std::string hooks = "false";
+  std::string hooks = "false", plaintext = "false";
   a.one_of("test.hooks", {"true", "false"}, hooks)
+      .one_of("test.plaintext", {"true", "false"}, plaintext)
       .real("test.drop_frames", 0, true, t.drop_frames)
       .check(t.drop_frames <= 1, "test.drop_frames", "must be <= 1")
       .real("test.duplicate_frames", 0, true, t.duplicate_frames)
@@ -61,6 +62,7 @@ void apply_test_hooks(Applier& a, NodeConfig& c) {
       .check(t.arch.empty() || known_arch(t.arch), "test.arch",
              "must be an architecture drift knows (x86_64, i386, s390x, aarch64, armhf, ppc64el, "
              "riscv64)");
+  t.plaintext = plaintext == "true";
   t.hooks = hooks == "true" || t.drop_frames > 0 || t.duplicate_frames > 0 || t.delay_frames_ms > 0;
 }
 

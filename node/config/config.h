@@ -58,6 +58,7 @@ struct NodeConfig {
     double duplicate_frames = 0;  // fraction, 0..1
     double delay_frames_ms = 0;
     std::string arch;  // the architecture this daemon says it has; empty: its own
+    bool plaintext = false;  // no TLS: only to measure what TLS costs, beside it
   } test;
   // The architecture this node runs executables of: its own, or test.arch.
   std::string arch() const;

@@ -164,6 +164,10 @@ std::vector<KeySpec> key_specs() {
        "TESTING ONLY: node-to-node frames this daemon sends twice, 0..1" + dflt("0")},
       {"test.delay_frames_ms", "MS",
        "TESTING ONLY: every node-to-node frame is held this long, order kept" + dflt("0")},
+      {"test.plaintext", "BOOL",
+       "TESTING ONLY: no TLS on this daemon's connections (members and clients must match); "
+       "for measuring what TLS costs" +
+           dflt("false")},
       {"test.arch", "ARCH",
        "TESTING ONLY: the architecture this daemon says it has (which executable of a job it "
        "runs; a job without one for it leaves it out)" +

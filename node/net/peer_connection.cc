@@ -11,17 +11,22 @@ namespace drift {
 
 PeerConnection::PeerConnection(asio::ip::tcp::socket socket, Side side,
                                const HandshakeParams& params, ConnectionListener& listener)
-    : socket_(std::move(socket)),
-      handshake_deadline_(socket_.get_executor()),
+    : handshake_deadline_(socket.get_executor()),
       side_(side),
       params_(params),
       listener_(listener),
       read_buf_(kHandshakeReadBytes) {
   std::error_code ec;
-  auto ep = socket_.remote_endpoint(ec);
+  auto ep = socket.remote_endpoint(ec);
   remote_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
-  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
-  socket_.non_blocking(true, ec);  // write_next() writes at once; it must never wait
+  socket.set_option(asio::ip::tcp::no_delay(true), ec);
+  if (params.tls) {
+    tls_.emplace(std::move(socket), params.tls->ssl());
+  } else {
+    socket.non_blocking(true, ec);  // write_next() writes at once; it must never wait
+    plain_.emplace(std::move(socket));
+    tls_ready_ = true;
+  }
 }
 
 std::string PeerConnection::describe() const {
@@ -40,8 +45,25 @@ void PeerConnection::start(Hello ours) {
   auto self = shared_from_this();
   handshake_deadline_.expires_after(params_.handshake_timeout);
   handshake_deadline_.async_wait([self](std::error_code ec) {
-    if (!ec && !self->authenticated()) self->close("handshake not completed in time");
+    if (!ec && !self->authenticated()) {
+      self->close(self->tls_ready_ ? "handshake not completed in time"
+                                   : "TLS handshake not completed in time");
+    }
   });
+  if (!tls_) return on_tls_handshake({});
+  tls_->async_handshake(side_ == Side::kConnector ? asio::ssl::stream_base::client
+                                                  : asio::ssl::stream_base::server,
+                        [self](const std::error_code& ec) { self->on_tls_handshake(ec); });
+}
+
+void PeerConnection::on_tls_handshake(const std::error_code& ec) {
+  if (closed()) return;
+  if (ec) return close("refused TLS handshake (wrong secret?): " + ec.message());
+  if (tls_ && TlsContext::peer_identity(tls_->native_handle()).empty() &&
+      side_ == Side::kAcceptor) {
+    return close("refused TLS handshake: no known identity");
+  }
+  tls_ready_ = true;
   if (side_ == Side::kConnector) send_now(our_hello_);
   read_more();
 }
@@ -76,15 +98,18 @@ std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t off
 }  // namespace
 
 // Writes queued frames at once while the socket takes them; the first one it does not take
-// whole is finished by async_write, and the queue waits for it.
+// whole is finished by async_write, and the queue waits for it. Over TLS, where a write cannot
+// be left half done, everything goes through async_write: the small frames waiting are copied
+// into one buffer (so many become one TLS record), a large one is written from its own buffers.
 void PeerConnection::write_next() {
+  if (tls_) return write_next_tls();
   while (!writing_ && state_ != State::kClosed) {
     auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
     if (queue.empty()) return;
     in_flight_ = std::move(queue.front());
     queue.pop_front();
     std::error_code ec;
-    const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
+    const std::size_t written = plain_->write_some(buffers_of(in_flight_, 0), ec);
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
       in_flight_ = Frame{};
       return close("write failed: " + ec.message());
@@ -95,7 +120,7 @@ void PeerConnection::write_next() {
     }
     writing_ = true;
     auto self = shared_from_this();
-    asio::async_write(socket_, buffers_of(in_flight_, ec ? 0 : written),
+    asio::async_write(*plain_, buffers_of(in_flight_, ec ? 0 : written),
                       [self](std::error_code e, std::size_t) {
                         self->writing_ = false;
                         self->in_flight_ = Frame{};
@@ -106,13 +131,49 @@ void PeerConnection::write_next() {
   }
 }
 
+void PeerConnection::write_next_tls() {
+  if (writing_ || state_ == State::kClosed || !tls_ready_) return;
+  staging_.clear();
+  while (true) {
+    auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+    if (queue.empty()) break;
+    const Frame& frame = queue.front();
+    if (frame.size() > kStagingBytes) {
+      if (staging_.empty()) {
+        in_flight_ = std::move(queue.front());
+        queue.pop_front();
+      }
+      break;
+    }
+    if (staging_.size() + frame.size() > kStagingBytes) break;
+    if (frame.head) staging_.insert(staging_.end(), frame.head->begin(), frame.head->end());
+    staging_.insert(staging_.end(), frame.tail.begin(), frame.tail.end());
+    queue.pop_front();
+  }
+  if (staging_.empty() && in_flight_.size() == 0) return;
+  writing_ = true;
+  auto self = shared_from_this();
+  auto done = [self](std::error_code e, std::size_t) {
+    self->writing_ = false;
+    self->in_flight_ = Frame{};
+    if (self->closed()) return;
+    if (e) return self->close("write failed: " + e.message());
+    self->write_next_tls();
+  };
+  if (!staging_.empty()) {
+    asio::async_write(*tls_, asio::buffer(staging_), std::move(done));
+  } else {
+    asio::async_write(*tls_, buffers_of(in_flight_, 0), std::move(done));
+  }
+}
+
 void PeerConnection::close(const std::string& reason) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
   std::error_code ignored;
   handshake_deadline_.cancel();
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket().close(ignored);
   write_queue_.clear();  // in_flight_ stays until its aborted write completes
   bulk_queue_.clear();
   held_until_auth_.clear();
@@ -129,18 +190,22 @@ void PeerConnection::read_more() {
     read_begin_ = 0;
   }
   auto self = shared_from_this();
-  socket_.async_read_some(
+  on_stream([&](auto& stream) {
+    stream.async_read_some(
       asio::buffer(read_buf_.data() + read_end_, read_buf_.size() - read_end_),
       [self](std::error_code ec, std::size_t n) {
         if (ec) {
           bool in_frame = self->read_end_ > self->read_begin_;
-          if (ec == asio::error::eof && !in_frame) return self->close("connection closed by peer");
+          // A TLS peer that just closes its socket (daemons do) ends with stream_truncated.
+          const bool closed = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+          if (closed && !in_frame) return self->close("connection closed by peer");
           return self->close(in_frame ? "connection lost in a frame: " + ec.message()
                                       : ec.message());
         }
         self->read_end_ += n;
         self->parse_frames();
       });
+  });
 }
 
 // Dispatches every complete frame in the read buffer, then reads more (into the buffer, or a
@@ -209,12 +274,14 @@ void PeerConnection::read_large_body(const FrameHeader& header) {
   }
   std::memcpy(into.data(), have.data(), have.size());
   auto self = shared_from_this();
-  asio::async_read(socket_, asio::buffer(into.data() + have.size(), into.size() - have.size()),
-                   [self, header](std::error_code ec, std::size_t) {
-                     if (ec) return self->close("connection lost in a frame body: " + ec.message());
-                     self->on_large_body(header);
-                     self->parse_frames();
-                   });
+  on_stream([&](auto& stream) {
+    asio::async_read(stream, asio::buffer(into.data() + have.size(), into.size() - have.size()),
+                     [self, header](std::error_code ec, std::size_t) {
+                       if (ec) return self->close("connection lost in a frame body: " + ec.message());
+                       self->on_large_body(header);
+                       self->parse_frames();
+                     });
+  });
 }
 
 void PeerConnection::on_large_body(const FrameHeader& header) {

@@ -47,10 +47,14 @@ bool every_member_reported(const StatusReply& reply, int nodes) {
 
 Result<std::unique_ptr<BenchCluster>> BenchCluster::start(int nodes, std::uint16_t base_port,
                                                           const fs::path& base_config) {
+  return start(nodes, base_port, base_config, default_options());
+}
+
+ctl::LocalClusterOptions BenchCluster::default_options() {
   ctl::LocalClusterOptions options;
   options.extra_args = {"--node.capacity=1", "--balance.capacity=static",
                         "--balance.strategy=none"};
-  return start(nodes, base_port, base_config, std::move(options));
+  return options;
 }
 
 Result<std::unique_ptr<BenchCluster>> BenchCluster::start(int nodes, std::uint16_t base_port,

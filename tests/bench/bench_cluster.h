@@ -27,6 +27,8 @@ class BenchCluster {
   static Result<std::unique_ptr<BenchCluster>> start(int nodes, std::uint16_t base_port,
                                                      const std::filesystem::path& base_config,
                                                      ctl::LocalClusterOptions options);
+  // What the first start() uses: node.capacity 1, static capacity, no balancing.
+  static ctl::LocalClusterOptions default_options();
   ~BenchCluster();
   BenchCluster(const BenchCluster&) = delete;
   BenchCluster& operator=(const BenchCluster&) = delete;

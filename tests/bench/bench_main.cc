@@ -1,6 +1,6 @@
 // drift_bench: measures migration time, task-to-task latency and throughput, and forwarding
 // after a migration on a local cluster of 2 daemons, beside raw Asio TCP baselines measured in
-// the same run; prints Markdown tables and writes them to tests/bench/results/migration.md.
+// the same run, and what TLS costs beside a second, plaintext cluster (tls_bench.h); prints Markdown tables and writes them to tests/bench/results/migration.md.
 // Exit status: 0 when everything ran (missed targets are reported, not fatal), 1 on any error
 // (a failed migration, job, request or baseline; the cluster not starting), 2 on a usage error.
 #include <iostream>
@@ -33,6 +33,15 @@ void measure(const BenchOptions& o, BenchReport& report) {
   if (o.wants("migration")) add(report, run_migration_bench(**cluster, **raw, plan.migration));
   if (o.wants("pingpong")) add(report, run_pingpong_bench(**cluster, **raw, plan.pingpong));
   if (o.wants("forwarding")) add(report, run_forwarding_bench(**cluster, plan.forwarding));
+  if (o.wants("tls")) {
+    std::cout << "starting " << kNodes << " plaintext daemons on 127.0.0.1:" << o.base_port + 2
+              << "..." << std::endl;
+    ctl::LocalClusterOptions options = BenchCluster::default_options();
+    options.plaintext = true;
+    auto plain = BenchCluster::start(kNodes, o.base_port + 2, o.base_config, std::move(options));
+    if (!plain) return report.errors.push_back("plaintext local cluster: " + plain.error());
+    add(report, run_tls_bench(**cluster, **plain, plan.tls));
+  }
 }
 
 int run(const BenchOptions& o) {

@@ -12,7 +12,7 @@ namespace drift::bench {
 
 namespace {
 
-const std::set<std::string> kTables{"migration", "pingpong", "forwarding"};
+const std::set<std::string> kTables{"migration", "pingpong", "forwarding", "tls"};
 
 po::options_description describe_options(BenchOptions& o, std::string& out, std::string& config,
                                          std::vector<std::string>& only) {
@@ -25,9 +25,11 @@ po::options_description describe_options(BenchOptions& o, std::string& out, std:
       "base-config", po::value(&config)->value_name("FILE"),
       "base config of the local cluster (default: conf/local.conf)")(
       "base-port", po::value(&o.base_port)->value_name("P"),
-      "ports P and P+1 for the 2 daemons (default 17900)")(
+      "ports P and P+1 for the 2 daemons, P+2 and P+3 for table (d)'s plaintext ones (default "
+      "17900)")(
       "only", po::value(&only)->value_name("TABLE"),
-      "measure only this table: migration, pingpong or forwarding (repeatable; default: all)")(
+      "measure only this table: migration, pingpong, forwarding or tls (repeatable; default: "
+      "all)")(
       "no-pin", po::bool_switch(&o.no_pin),
       "table (b): leave the nodes and the raw ends on any core (default: each on its own)");
   return d;
@@ -49,12 +51,13 @@ Result<BenchOptions> parse_bench_options(int argc, const char* const* argv,
   } catch (const po::error& e) {
     return Status::error(std::string(e.what()) + " (see drift_bench --help)");
   }
-  if (o.base_port == 0 || o.base_port == 65535) {
-    return Status::error("--base-port " + std::to_string(o.base_port) + ": needs 2 valid ports");
+  if (o.base_port == 0 || o.base_port > 65532) {
+    return Status::error("--base-port " + std::to_string(o.base_port) + ": needs 4 valid ports");
   }
   for (const std::string& table : only) {
     if (!kTables.count(table)) {
-      return Status::error("--only " + table + ": not a table (migration, pingpong, forwarding)");
+      return Status::error("--only " + table +
+                           ": not a table (migration, pingpong, forwarding, tls)");
     }
     o.only.insert(table);
   }

@@ -25,6 +25,13 @@ BenchPlan quick_plan() {
   p.forwarding.migrate_at_step = 5;
   p.forwarding.settle_steps = 40;
   p.forwarding.job_timeout = p.forwarding.request_timeout = milliseconds(15000);
+  p.tls.small_rounds = 200;
+  p.tls.large_rounds = 20;
+  p.tls.repetitions = 1;
+  p.tls.migration_bytes = 4ull << 20;
+  p.tls.migration = p.migration;
+  p.tls.connections = 5;
+  p.tls.job_timeout = milliseconds(15000);
   return p;
 }
 

@@ -5,6 +5,7 @@
 #include "tests/bench/forwarding_bench.h"
 #include "tests/bench/migration_bench.h"
 #include "tests/bench/pingpong_bench.h"
+#include "tests/bench/tls_bench.h"
 
 namespace drift::bench {
 
@@ -12,6 +13,7 @@ struct BenchPlan {
   MigrationBenchConfig migration;
   PingpongBenchConfig pingpong;
   ForwardingBenchConfig forwarding;
+  TlsBenchConfig tls;
 };
 
 BenchPlan full_plan();

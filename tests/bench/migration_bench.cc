@@ -14,12 +14,6 @@ namespace {
 constexpr std::uint64_t kTargetBytes = 64ull << 20;
 constexpr double kTargetRatio = 2.0;
 
-struct DriftSamples {
-  std::vector<double> seconds;
-  std::uint64_t state_bytes = 0;  // as the reports say
-  std::string note;
-};
-
 // Median, like drift's figure: the same statistic on both sides of the ratio.
 Result<double> raw_median(LoopbackPair& raw, std::uint64_t bytes, int repetitions) {
   std::vector<double> samples;
@@ -30,6 +24,8 @@ Result<double> raw_median(LoopbackPair& raw, std::uint64_t bytes, int repetition
   }
   return median(samples);
 }
+
+}  // namespace
 
 Result<DriftSamples> drift_migrations(const BenchCluster& cluster, std::uint64_t bytes,
                                       const MigrationBenchConfig& config) {
@@ -62,6 +58,8 @@ Result<DriftSamples> drift_migrations(const BenchCluster& cluster, std::uint64_t
   }
   return out;
 }
+
+namespace {
 
 std::string samples_note(const std::string& label, const DriftSamples& d) {
   std::string text = label + ": " + std::to_string(d.seconds.size()) + " migrations of " +

@@ -31,4 +31,13 @@ struct MigrationBenchConfig {
 BenchTable run_migration_bench(const BenchCluster& cluster, LoopbackPair& raw,
                                const MigrationBenchConfig& config);
 
+// One ballast job on `cluster` whose task 0 moves config.migrations times: each move's seconds.
+struct DriftSamples {
+  std::vector<double> seconds;
+  std::uint64_t state_bytes = 0;  // as the reports say
+  std::string note;
+};
+Result<DriftSamples> drift_migrations(const BenchCluster& cluster, std::uint64_t bytes,
+                                      const MigrationBenchConfig& config);
+
 }  // namespace drift::bench

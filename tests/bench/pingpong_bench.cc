@@ -32,8 +32,11 @@ std::size_t drift_frame_bytes(std::uint64_t payload) {
 }
 
 
-Result<double> drift_once(const BenchCluster& cluster, const Case& c,
-                          std::chrono::milliseconds timeout) {
+}  // namespace
+
+Result<double> drift_pingpong_seconds(const BenchCluster& cluster, std::uint64_t bytes,
+                                      std::uint64_t rounds, std::chrono::milliseconds timeout) {
+  const Case c{bytes, rounds};
   auto connection = cluster.connect(1);
   if (!connection) return connection.status();
   const JobSpec spec = ctl::job_spec(
@@ -46,6 +49,8 @@ Result<double> drift_once(const BenchCluster& cluster, const Case& c,
   }
   return std::stod(it->second);
 }
+
+namespace {
 
 using Cores = std::pair<int, int>;  // node 1's and node 2's; -1: anywhere
 
@@ -134,7 +139,10 @@ BenchTable measure_all(const BenchCluster& cluster, LoopbackPair& raw,
   table.title = "(b) Task-to-task ping-pong, node 1 <-> node 2 (drift: median of " + runs +
                 " runs), beside a raw Asio TCP ping-pong between two event loops with drift's " +
                 "framing and frame size (median of " + runs + ", runs interleaved)";
-  const Runners runners{[&](const Case& c) { return drift_once(cluster, c, config.job_timeout); },
+  const Runners runners{[&](const Case& c) {
+                          return drift_pingpong_seconds(cluster, c.bytes, c.rounds,
+                                                        config.job_timeout);
+                        },
                         [&](const Case& c) { return raw_once(c, cores); },
                         [&](const Case& c) { return blocking_once(raw, c, cores); }};
   measure({config.small_bytes, config.small_rounds}, kRtt, config.repetitions, runners, table);

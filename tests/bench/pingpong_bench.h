@@ -29,4 +29,9 @@ struct PingpongBenchConfig {
 BenchTable run_pingpong_bench(const BenchCluster& cluster, LoopbackPair& raw,
                               const PingpongBenchConfig& config);
 
+// One pingpong job (task 0 on node 1, task 1 on node 2): its elapsed seconds, as task 0 read
+// them from its first send to its last echo.
+Result<double> drift_pingpong_seconds(const BenchCluster& cluster, std::uint64_t bytes,
+                                      std::uint64_t rounds, std::chrono::milliseconds timeout);
+
 }  // namespace drift::bench

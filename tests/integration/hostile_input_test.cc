@@ -1,5 +1,7 @@
-// (c) Garbage, an oversized frame header and a wrong-secret handshake sent to a daemon's port
-// are refused: the connection is closed, the reason is logged, and the daemon keeps serving.
+// (c) Garbage, a plaintext Hello, a TLS handshake with a wrong key or an unknown identity, and,
+// inside TLS, an oversized frame header and a wrong-secret drift handshake sent to a daemon's
+// port are refused: the connection is closed, the reason is logged, and the daemon keeps
+// serving.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,6 +12,7 @@
 #include "ctl/status_query.h"
 #include "ctl/tcp_stream.h"
 #include "protocol/frame.h"
+#include "node/net/tls_context.h"
 #include "protocol/handshake.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/poll.h"
@@ -26,8 +29,24 @@ class HostileInputTest : public ClusterTest {
     start_cluster(2, /*slot=*/2);
   }
 
+  // A plain TCP connection, no TLS.
   std::unique_ptr<ctl::TcpStream> open_raw() {
-    auto stream = ctl::TcpStream::connect(cluster().node_endpoint(1), ctl::Clock::now() + 2s);
+    auto stream = ctl::TcpStream::connect(cluster().node_endpoint(1), ctl::Clock::now() + 2s, nullptr);
+    EXPECT_TRUE(stream.is_ok()) << stream.error();
+    return stream ? std::move(stream).value() : nullptr;
+  }
+
+  // A TLS connection offering `identity` with `key`; the TLS handshake's outcome.
+  Result<std::unique_ptr<ctl::TcpStream>> open_tls(const std::string& identity,
+                                                   std::vector<std::uint8_t> key) {
+    auto tls = TlsContext::client(identity, std::move(key));
+    if (!tls) return tls.status();
+    return ctl::TcpStream::connect(cluster().node_endpoint(1), ctl::Clock::now() + 2s, *tls);
+  }
+
+  // TLS as a member: the drift handshake is what comes next.
+  std::unique_ptr<ctl::TcpStream> open_member() {
+    auto stream = open_tls(kMemberIdentity, tls_psk(connect_options(1).secret, kMemberIdentity));
     EXPECT_TRUE(stream.is_ok()) << stream.error();
     return stream ? std::move(stream).value() : nullptr;
   }
@@ -63,14 +82,34 @@ TEST_F(HostileInputTest, GarbageBytesAreRefused) {
       stream->write_all({reinterpret_cast<const std::uint8_t*>(garbage.data()), garbage.size()},
                         ctl::Clock::now() + 2s));
   EXPECT_TRUE(closed_by_daemon(*stream));
-  std::array<std::uint8_t, kFrameHeaderSize> header{};
-  std::copy_n(garbage.begin(), header.size(), header.begin());
-  expect_log_mentions(decode_header(header, kHandshakeMaxBody).error());
+  expect_log_mentions("refused TLS handshake");
+  expect_still_serving();
+}
+
+TEST_F(HostileInputTest, PlaintextHelloIsRefused) {
+  auto stream = open_raw();
+  ASSERT_NE(stream, nullptr);
+  ASSERT_TRUE(ctl::write_message(*stream, ctl::client_hello(""), ctl::Clock::now() + 2s).is_ok());
+  EXPECT_TRUE(closed_by_daemon(*stream));
+  expect_log_mentions("refused TLS handshake");
+  expect_still_serving();
+}
+
+TEST_F(HostileInputTest, TlsWithAWrongKeyOrAnUnknownIdentityIsRefused) {
+  auto wrong_key = open_tls(kMemberIdentity, std::vector<std::uint8_t>(32, 'k'));
+  ASSERT_FALSE(wrong_key.is_ok());
+  EXPECT_NE(wrong_key.error().find("refused the TLS handshake"), std::string::npos)
+      << wrong_key.error();
+  // The right secret, but an identity no daemon gives out.
+  const std::string stranger = "drift-admin";
+  auto unknown = open_tls(stranger, tls_psk(connect_options(1).secret, stranger));
+  ASSERT_FALSE(unknown.is_ok());
+  expect_log_mentions("refused TLS handshake");
   expect_still_serving();
 }
 
 TEST_F(HostileInputTest, OversizedFrameHeaderIsRefusedBeforeAllocating) {
-  auto stream = open_raw();
+  auto stream = open_member();
   ASSERT_NE(stream, nullptr);
   FrameHeader huge;
   huge.type = static_cast<std::uint16_t>(MsgType::kHello);
@@ -81,8 +120,8 @@ TEST_F(HostileInputTest, OversizedFrameHeaderIsRefusedBeforeAllocating) {
   expect_still_serving();
 }
 
-TEST_F(HostileInputTest, WrongSecretHandshakeIsRefused) {
-  auto stream = open_raw();
+TEST_F(HostileInputTest, WrongSecretHandshakeInsideTlsIsRefused) {
+  auto stream = open_member();
   ASSERT_NE(stream, nullptr);
   const auto deadline = ctl::Clock::now() + 3s;
   const Hello ours = ctl::client_hello("");

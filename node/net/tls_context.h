@@ -1,0 +1,56 @@
+// TLS 1.3 for every drift connection (docs/architecture.md §4), through OpenSSL and Asio's SSL
+// stream. There are no certificates: both ends prove the cluster secret as an external
+// pre-shared key (RFC 8446 §2.2), with an ephemeral key exchange on top (psk_dhe_ke), so that
+// traffic recorded today stays unreadable if the secret leaks later. Each identity a client may
+// offer has its own key, derived from the cluster secret (tls_psk), so a daemon verifies any of
+// them with nothing but the secret: today the one identity "drift-member". Session tickets are
+// off: every connection is a full handshake with the PSK. After the handshake, the identity an
+// accepted peer proved is on its SSL object (peer_identity).
+#pragma once
+
+#include <asio/ssl/context.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <drift/status.h>
+
+namespace drift {
+
+// What a daemon and a driftctl holding the cluster secret present themselves as.
+inline constexpr const char* kMemberIdentity = "drift-member";
+
+// HMAC-SHA256(secret, "drift tls psk 1\0" || identity): the key of `identity`.
+std::vector<std::uint8_t> tls_psk(const std::vector<std::uint8_t>& secret,
+                                  const std::string& identity);
+
+class TlsContext {
+ public:
+  // A daemon's: connects as the member identity and accepts it.
+  static Result<std::shared_ptr<TlsContext>> member(const std::vector<std::uint8_t>& secret);
+  // A client's (driftctl): offers `identity` with its key; never accepts.
+  static Result<std::shared_ptr<TlsContext>> client(const std::string& identity,
+                                                    std::vector<std::uint8_t> key);
+
+  asio::ssl::context& ssl() { return context_; }
+  // The PSK identity the peer of an accepted connection proved ("" before the handshake).
+  static std::string peer_identity(SSL* ssl);
+
+  TlsContext(const TlsContext&) = delete;
+  TlsContext& operator=(const TlsContext&) = delete;
+
+ private:
+  TlsContext();
+  static Status prepare(TlsContext& self);
+
+  asio::ssl::context context_;
+  std::vector<std::uint8_t> secret_;    // accepting side: the secret keys are derived from
+  std::string identity_;                // connecting side: what we offer
+  std::vector<std::uint8_t> key_;       // and its key
+
+  friend struct TlsCallbacks;
+};
+
+}  // namespace drift
