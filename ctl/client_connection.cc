@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <variant>
 
+#include "ctl/exit_codes.h"
 #include "protocol/codec.h"
 #include "protocol/frame.h"
 #include "protocol/handshake.h"
@@ -37,7 +38,9 @@ ClientConnection::ClientConnection(std::unique_ptr<TcpStream> stream, const Conn
 Result<std::unique_ptr<ClientConnection>> ClientConnection::open(const ConnectOptions& options) {
   std::shared_ptr<TlsContext> tls;
   if (!options.plaintext) {
-    auto context = TlsContext::client(kMemberIdentity, tls_psk(options.secret, kMemberIdentity));
+    const bool token = !options.token_identity.empty();
+    auto context = TlsContext::client(token ? options.token_identity : kMemberIdentity,
+                                      auth_key(options));
     if (!context) {
       return Status::error("no TLS with " + options.node.to_string() + ": " + context.error() +
                            " (secret from " + options.secret_source + ")");
@@ -52,6 +55,12 @@ Result<std::unique_ptr<ClientConnection>> ClientConnection::open(const ConnectOp
   return connection;
 }
 
+std::vector<std::uint8_t> ClientConnection::auth_key(const ConnectOptions& options) {
+  if (!options.token_identity.empty()) return options.token_key;
+  if (options.plaintext) return options.secret;
+  return tls_psk(options.secret, kMemberIdentity);
+}
+
 Status ClientConnection::handshake(const ConnectOptions& options) {
   handshake_began_ = Clock::now();
   const auto deadline = handshake_began_ + options.handshake_timeout;
@@ -63,7 +72,7 @@ Status ClientConnection::handshake(const ConnectOptions& options) {
   auto auth = receive_handshake(deadline);
   if (!auth) return auth.status();
   if (Status s = check_daemon(options, *hello, *auth); !s) return s;
-  const HelloAuth proof{handshake_mac(options.secret, our_hello_, daemon_hello_)};
+  const HelloAuth proof{handshake_mac(auth_key(options), our_hello_, daemon_hello_)};
   return write_message(*stream_, proof, deadline);
 }
 
@@ -105,7 +114,7 @@ Status ClientConnection::check_daemon(const ConnectOptions& options, const WireM
   if (Status s = check_hello(*h, expected); !s) {
     return Status::error(address_ + " refused: " + s.message());
   }
-  if (Status s = verify_auth(options.secret, *h, our_hello_, *a); !s) {
+  if (Status s = verify_auth(auth_key(options), *h, our_hello_, *a); !s) {
     return Status::error(address_ + " does not share our secret (from " + options.secret_source +
                          "): " + s.message());
   }
@@ -120,7 +129,12 @@ Status ClientConnection::send(const WireMessage& msg) {
 
 Result<WireMessage> ClientConnection::receive(Clock::time_point deadline) {
   auto msg = read_message(*stream_, max_body_, deadline);
-  if (msg) return msg;
+  if (msg) {
+    if (const auto* refused = std::get_if<Refused>(&*msg)) {
+      return Status::error(kRefusedPrefix + address_ + ": " + refused->message);
+    }
+    return msg;
+  }
   if (stream_->closed_by_peer()) {
     return Status::error(address_ + " closed the connection");
   }

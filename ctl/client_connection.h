@@ -22,7 +22,10 @@ namespace drift::ctl {
 struct ConnectOptions {
   Endpoint node{"127.0.0.1", 7400};
   std::vector<std::uint8_t> secret;
-  std::string secret_source;  // where the secret came from, for error messages
+  std::string secret_source;  // where the secret (or token) came from, for error messages
+  // A person's token (node/net/access_token.h) instead of the secret: its TLS identity and key.
+  std::string token_identity;
+  std::vector<std::uint8_t> token_key;
   std::string cluster;        // empty: accept any cluster name
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds handshake_timeout{5000};
@@ -38,7 +41,8 @@ class ClientConnection {
   static Result<std::unique_ptr<ClientConnection>> open(const ConnectOptions& options);
 
   Status send(const WireMessage& msg);
-  // The next message; an error when the deadline passes, the daemon hangs up or sends garbage.
+  // The next message; an error when the deadline passes, the daemon hangs up or sends garbage,
+  // or refuses the request (Refused: the error then starts with kRefusedPrefix, exit_codes.h).
   Result<WireMessage> receive(Clock::time_point deadline);
 
   const Hello& daemon_hello() const { return daemon_hello_; }
@@ -47,6 +51,9 @@ class ClientConnection {
  private:
   ClientConnection(std::unique_ptr<TcpStream> stream, const ConnectOptions& options);
   Status handshake(const ConnectOptions& options);
+  // What we prove ourselves with: the token's key, else the member identity's, else (in
+  // plaintext) the secret itself.
+  static std::vector<std::uint8_t> auth_key(const ConnectOptions& options);
   Status check_daemon(const ConnectOptions& options, const WireMessage& hello,
                       const WireMessage& auth);
   Result<WireMessage> receive_handshake(Clock::time_point deadline);

@@ -36,7 +36,7 @@ int usage_error(const std::string& command, const std::string& message) {
 
 int report_failure(int exit_code, const std::string& message) {
   std::cerr << "driftctl: " << message << "\n";
-  return exit_code;
+  return message.find(kRefusedPrefix) != std::string::npos ? kExitRefused : exit_code;
 }
 
 }  // namespace drift::ctl

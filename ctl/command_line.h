@@ -23,7 +23,7 @@ std::string plain_number(double value);
 
 // "driftctl run: <message> (see 'driftctl run --help')" on stderr; returns kExitUsage.
 int usage_error(const std::string& command, const std::string& message);
-// "driftctl: <message>" on stderr; returns `exit_code`.
+// "driftctl: <message>" on stderr; returns `exit_code`, or kExitRefused for a daemon's refusal.
 int report_failure(int exit_code, const std::string& message);
 
 }  // namespace drift::ctl

@@ -2,9 +2,12 @@
 
 #include <boost/program_options/value_semantic.hpp>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "ctl/command_line.h"
 #include "ctl/secret_file.h"
+#include "node/net/access_token.h"
 
 namespace po = boost::program_options;
 
@@ -25,6 +28,7 @@ ConnectionSettings ConnectionSettings::from_environment() {
   ConnectionSettings s;
   take_env("DRIFT_NODE", s.node, s.node_origin);
   take_env("DRIFT_SECRET_FILE", s.secret_file, s.secret_origin);
+  take_env("DRIFT_TOKEN_FILE", s.token_file, s.token_origin);
   return s;
 }
 
@@ -41,6 +45,12 @@ po::options_description ConnectionSettings::options() {
           ->value_name("FILE")
           ->notifier([this](const std::string&) { secret_origin = "--secret-file"; }),
       "cluster secret (default $DRIFT_SECRET_FILE, else ./drift-local/secret)");
+  add("token-file",
+      po::value<std::string>(&token_file)
+          ->value_name("FILE")
+          ->notifier([this](const std::string&) { token_origin = "--token-file"; }),
+      "your token (driftctl token create), used instead of the secret (default "
+      "$DRIFT_TOKEN_FILE)");
   add("cluster", po::value<std::string>(&cluster)->value_name("NAME"),
       "refuse a daemon of another cluster (default: accept the daemon's cluster)");
   add("connect-timeout", po::value<double>(&connect_timeout_s)->value_name("SECONDS"),
@@ -61,6 +71,26 @@ Result<Endpoint> ConnectionSettings::endpoint() const {
 Result<ConnectOptions> ConnectionSettings::connect_options() const {
   auto ep = endpoint();
   if (!ep) return ep.status();
+  ConnectOptions options;
+  options.node = *ep;
+  options.cluster = cluster;
+  const auto timeout = std::chrono::milliseconds(static_cast<long>(connect_timeout_s * 1000));
+  options.connect_timeout = timeout;
+  options.handshake_timeout = timeout;
+  if (!token_file.empty()) {
+    std::ifstream in(token_file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) return Status::error("cannot read the token file '" + token_file + "' (" + token_origin + ")");
+    auto token = parse_token_file_text(text.str());
+    if (!token) {
+      return Status::error("token file '" + token_file + "' (" + token_origin + "): " + token.error());
+    }
+    options.token_identity = token->identity;
+    options.token_key = token->key;
+    options.secret_source = "token file " + token_file;
+    return options;
+  }
   auto secret = read_secret_file(secret_file);
   if (!secret) {
     const std::string hint = secret_origin == "default"
@@ -69,14 +99,8 @@ Result<ConnectOptions> ConnectionSettings::connect_options() const {
                                  : "from " + secret_origin;
     return Status::error(secret.error() + " (" + hint + ")");
   }
-  ConnectOptions options;
-  options.node = *ep;
   options.secret = std::move(secret).value();
   options.secret_source = secret_file;
-  options.cluster = cluster;
-  const auto timeout = std::chrono::milliseconds(static_cast<long>(connect_timeout_s * 1000));
-  options.connect_timeout = timeout;
-  options.handshake_timeout = timeout;
   return options;
 }
 

@@ -1,6 +1,7 @@
-// Which daemon driftctl talks to and how it proves itself: --node, --secret-file, --cluster,
-// --connect-timeout. Defaults come from DRIFT_NODE and DRIFT_SECRET_FILE, else 127.0.0.1:7400 and
-// ./drift-local/secret (what `driftctl local up` creates). Each value remembers where it came
+// Which daemon driftctl talks to and how it proves itself: --node, --secret-file or --token-file,
+// --cluster, --connect-timeout. Defaults come from DRIFT_NODE, DRIFT_SECRET_FILE and
+// DRIFT_TOKEN_FILE, else 127.0.0.1:7400 and ./drift-local/secret (what `driftctl local up`
+// creates); a token file, when one is given, is used instead of the secret. Each value remembers where it came
 // from, so errors can say "--node 'x'" or "DRIFT_NODE 'x'".
 #pragma once
 
@@ -20,6 +21,8 @@ struct ConnectionSettings {
   std::string node_origin = "default";
   std::string secret_file = kDefaultSecretFile;
   std::string secret_origin = "default";
+  std::string token_file;  // empty: none
+  std::string token_origin;
   std::string cluster;
   double connect_timeout_s = 5;
 
@@ -30,7 +33,7 @@ struct ConnectionSettings {
 
   // --node parsed; a usage error naming the value and its origin.
   Result<Endpoint> endpoint() const;
-  // Endpoint plus the secret read from the secret file; errors name the file.
+  // Endpoint plus the token, else the secret read from the secret file; errors name the file.
   Result<ConnectOptions> connect_options() const;
 };
 

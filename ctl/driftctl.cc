@@ -17,6 +17,7 @@
 #include "ctl/run_command.h"
 #include "ctl/status_command.h"
 #include "ctl/tasks_command.h"
+#include "ctl/token_command.h"
 
 namespace po = boost::program_options;
 
@@ -25,7 +26,7 @@ namespace drift::ctl {
 namespace {
 
 constexpr const char* kCommands =
-    "status, run, tasks, migrate, reclaim, release, cluster, local or fault";
+    "status, run, tasks, migrate, reclaim, release, token, cluster, local or fault";
 
 po::options_description general_options() {
   po::options_description d("General options");
@@ -49,6 +50,8 @@ int print_help(ConnectionSettings& settings) {
          "  reclaim [--wait]                  the owner takes the --node workstation back:\n"
          "                                    its tasks leave, it takes no work\n"
          "  release                           give the --node workstation back to the pool\n"
+         "  token create NAME --role user|admin [--expires DAYS]\n"
+         "                                    a person's token (needs the cluster secret)\n"
          "  cluster init [options]            make this PC the first member of a new cluster\n"
          "                                    (a new secret, its /etc/drift/driftd.conf)\n"
          "  cluster join-config --id N --address A\n"
@@ -62,15 +65,16 @@ int print_help(ConnectionSettings& settings) {
       << general_options() << "\n"
       << settings.options()
       << "\nExit codes: 0 ok, 1 the job or operation failed, 2 usage error, 3 cannot reach or\n"
-         "authenticate with the daemon, or it did not answer in time.\n"
+         "authenticate with the daemon, or it did not answer in time, 4 the daemon refused the\n"
+         "request for who you are (your token's role; a job that is not yours).\n"
          "Job ids print as hex with 0x (0x1e01d0001); migrate also takes them in decimal.\n";
   return kExitOk;
 }
 
 // Connection options that take a value, so that their value is not taken for the command.
 bool takes_value(const std::string& option) {
-  return option == "--node" || option == "--secret-file" || option == "--cluster" ||
-         option == "--connect-timeout";
+  return option == "--node" || option == "--secret-file" || option == "--token-file" ||
+         option == "--cluster" || option == "--connect-timeout";
 }
 
 // Splits argv into the options before the command, the command, and the command's arguments.
@@ -95,6 +99,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest,
   if (command == "cluster") return cluster_command(rest);
   if (command == "local") return local_command(rest);
   if (command == "fault") return fault_command(rest);
+  if (command == "token") return token_command(rest, settings);
   std::cerr << "driftctl: unknown command '" << command << "' (expected " << kCommands
             << "; see 'driftctl --help')\n";
   return kExitUsage;

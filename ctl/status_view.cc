@@ -109,7 +109,8 @@ nlohmann::json node_json(const NodeStatus& n) {
           {"heartbeats_received", n.counters.heartbeats_received},
           {"late_heartbeats", n.counters.late_heartbeats},
           {"longest_heartbeat_gap_ms", n.counters.longest_gap_ms},
-          {"longest_stall_ms", n.counters.longest_stall_ms}};
+          {"longest_stall_ms", n.counters.longest_stall_ms},
+          {"refused", n.counters.refused}};
 }
 
 }  // namespace

@@ -37,11 +37,12 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
              [this](double t) { return external_load_now(emulator_, t, host_.worker_pids()); }),
       signals_(io_, SIGINT, SIGTERM),
       reload_(io_, SIGHUP),
-      transport_(io_, transport_params(config_), self_hello(config_, incarnation_)),
+      tls_(member_tls(config_)),
+      transport_(io_, transport_params(config_, tls_), self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
              suspect_timeout(config_), config_.group_size),
       membership_(io_, transport_, table_, membership_params(config_),
-                  transport_params(config_).handshake, [this] { return load_index(); }),
+                  transport_params(config_, tls_).handshake, [this] { return load_index(); }),
       binary_cache_(config_.data_dir + "/apps", config_.worker.cache_bytes,
                     config_.worker.max_binary_bytes),
       binaries_(io_, *this, binary_cache_, config_.chunk_bytes),
@@ -120,7 +121,7 @@ Status Daemon::start() {
       host_.end(job);
     }
   });
-  membership_.report_counters([this] { return counters_; });
+  membership_.report_counters([this] { return own_counters(); });
   router_.set_arrival_check([this](TaskId t) { return migration_.arriving(t); });
   migration_.set_balance_check([this](const BalanceBasis& b) { return balancer_.recheck(b); });
   migration_.set_installed_hook([this](TaskId t, const BalanceBasis& b) {
@@ -508,6 +509,12 @@ double Daemon::now_s() const {
   return emulator_.seconds_since_start(std::chrono::steady_clock::now());
 }
 
+NodeCounters Daemon::own_counters() const {
+  NodeCounters c = counters_;
+  c.refused = transport_.frames_refused() + forged_senders_;
+  return c;
+}
+
 StatusReply Daemon::status() {
   StatusReply reply;
   reply.responder = config_.node_id;
@@ -518,7 +525,7 @@ StatusReply Daemon::status() {
     }
     if (m.info.node_id == config_.node_id) {
       s.load = load_index();
-      s.counters = counters_;
+      s.counters = own_counters();
     }
     reply.nodes.push_back(std::move(s));
   }

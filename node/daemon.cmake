@@ -26,9 +26,9 @@ add_library(drift_node
   net/transport.cc
 )
 # TLS for every connection (node/net/tls_context.h), shared with driftctl.
-add_library(drift_tls net/tls_context.cc)
+add_library(drift_tls net/tls_context.cc net/tls_channel.cc)
 target_include_directories(drift_tls PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(drift_tls PUBLIC drift_runtime drift_thirdparty OpenSSL::SSL OpenSSL::Crypto)
+target_link_libraries(drift_tls PUBLIC drift_node_core drift_thirdparty OpenSSL::SSL OpenSSL::Crypto)
 target_include_directories(drift_node PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(drift_node PUBLIC drift_node_core drift_migration drift_workers drift_tls spdlog::spdlog)
 # sd_notify for systemd's Type=notify (node/service/systemd_notify.h); without libsystemd the

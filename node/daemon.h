@@ -29,6 +29,7 @@
 #include "node/tasks/task_list_query.h"
 #include "node/workers/binary_cache.h"
 #include "node/workers/binary_service.h"
+#include "node/net/log_limiter.h"
 #include "node/net/transport.h"
 
 namespace drift {
@@ -83,6 +84,8 @@ class Daemon final : public Messenger {
   // or 10 s passed: a node restarting alone is still a member).
   void watch_readiness();
   void on_reload();
+  void reload_revoked_tokens();
+  NodeCounters own_counters() const;
   void on_signal();
   void watch_leave();
   void on_left_ack(std::uint64_t job);
@@ -103,7 +106,10 @@ class Daemon final : public Messenger {
   LoadMeter meter_;    // what this node measures and advertises (docs/architecture.md §8 phase 1)
   asio::io_context io_;
   asio::signal_set signals_;
-  asio::signal_set reload_;  // SIGHUP: reopen the log file (logrotate)
+  asio::signal_set reload_;  // SIGHUP: reopen the log file (logrotate), re-read revoked tokens
+  std::shared_ptr<TlsContext> tls_;  // every connection's (null: test.plaintext)
+  std::uint64_t forged_senders_ = 0;  // node messages naming another node as their sender
+  LogLimiter refusal_log_{20, std::chrono::seconds(10)};
   Transport transport_;
   MemberTable table_;
   MembershipService membership_;

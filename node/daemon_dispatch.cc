@@ -1,12 +1,36 @@
 // The daemon's dispatch (part of Daemon): each message a peer sends goes to the part that
-// handles it — from a node (unless that identity was declared dead), or from a client, which
-// may send only requests.
+// handles it — from a node (unless that identity was declared dead, or the message names
+// another node as its sender), or from a client, which may send only what its role allows.
 #include <spdlog/spdlog.h>
+
+#include <optional>
 
 #include "node/daemon.h"
 #include "node/net/loop_watch.h"
 
 namespace drift {
+
+namespace {
+
+// The node a message says sent it, for the messages that say so: it must be the node the
+// connection's handshake named (docs/architecture.md §4).
+std::optional<std::uint32_t> claimed_sender(const WireMessage& msg) {
+  return std::visit(
+      [](const auto& m) -> std::optional<std::uint32_t> {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, Heartbeat> || std::is_same_v<T, BalanceRequest>) {
+          return m.from;
+        } else if constexpr (std::is_same_v<T, TasksCreated> || std::is_same_v<T, RollbackReady> ||
+                             std::is_same_v<T, NodeLeaving> || std::is_same_v<T, NodeLeft>) {
+          return m.node;
+        } else {
+          return std::nullopt;
+        }
+      },
+      msg);
+}
+
+}  // namespace
 
 void Daemon::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
   const LoopHold hold(to_string(type_of(msg)));
@@ -14,6 +38,14 @@ void Daemon::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
   if (stale(conn->peer())) {
     spdlog::debug("dropped {} from node {} at incarnation {}, declared dead",
                   to_string(type_of(msg)), conn->peer().node_id, conn->peer().incarnation);
+    return;
+  }
+  if (const auto sender = claimed_sender(msg); sender && *sender != conn->peer().node_id) {
+    ++forged_senders_;
+    if (refusal_log_.allow(std::chrono::steady_clock::now())) {
+      spdlog::warn("dropped {} from {}: it claims to come from node {} ({} such so far)",
+                   to_string(type_of(msg)), conn->describe(), *sender, forged_senders_);
+    }
     return;
   }
   on_node_message(conn->peer().node_id, std::move(msg));
@@ -125,12 +157,40 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
       std::move(msg));
 }
 
+namespace {
+
+// What a client may ask for, by role (docs/architecture.md §4): a token of any role may look
+// (status, tasks), ship executables, run jobs and attach to its own; moving tasks, reclaiming
+// or releasing a node and frame faults need an admin; the cluster secret may do everything.
+Role needed_role(const WireMessage& msg) {
+  if (std::holds_alternative<MigrateRequest>(msg) || std::holds_alternative<OwnerRequest>(msg) ||
+      std::holds_alternative<FrameFaultsRequest>(msg)) {
+    return Role::kAdmin;
+  }
+  return Role::kUser;
+}
+
+}  // namespace
+
 void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
+  const Principal& who = conn->principal();
+  if (const Role need = needed_role(msg); !allows(who.role, need)) {
+    const std::string request = to_string(type_of(msg));
+    spdlog::info("refused {} from {}: it needs the {} role", request, conn->describe(),
+                 to_string(need));
+    return conn->send(Refused{request, static_cast<std::uint8_t>(need),
+                              request + " needs the " + to_string(need) + " role; token '" +
+                                  who.name + "' is a " + to_string(who.role)});
+  }
   if (std::holds_alternative<StatusRequest>(msg)) {
     conn->send(status());
   } else if (auto* run = std::get_if<RunRequest>(&msg)) {
+    run->spec.runtime["owner"] = who.name;  // whatever the client wrote there
+    spdlog::info("{} submitted a {} job ({} tasks)", who.name, run->spec.app, run->spec.tasks);
     coordinator_.submit(std::move(*run), conn);
   } else if (auto* migrate = std::get_if<MigrateRequest>(&msg)) {
+    spdlog::info("{} asked to move task {:#x}:{} to node {}", who.name, migrate->task.job,
+                 migrate->task.index, migrate->dest);
     on_migrate_request(conn, *migrate);
   } else if (std::holds_alternative<TasksRequest>(msg)) {
     on_tasks_request(conn);
@@ -143,6 +203,7 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
   } else if (auto* piece = std::get_if<AppPiece>(&msg)) {
     binaries_.on_client_piece(conn, *piece);
   } else if (auto* owner = std::get_if<OwnerRequest>(&msg)) {
+    spdlog::info("{} asked this node to {}", who.name, to_string(owner->action));
     conn->send(owner_.command(owner->action));
   } else {
     conn->close(std::string("refused: a client may not send ") + to_string(type_of(msg)));

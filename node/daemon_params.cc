@@ -46,16 +46,19 @@ MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation) {
                     MemberState::kAlive, c.arch()};
 }
 
-Transport::Params transport_params(const NodeConfig& c) {
+std::shared_ptr<TlsContext> member_tls(const NodeConfig& c) {
+  if (c.test.plaintext) return nullptr;
+  auto tls = TlsContext::member(c.secret, c.revoked_tokens);
+  if (!tls) throw std::runtime_error("TLS: " + tls.error());
+  return *tls;
+}
+
+Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls) {
   Transport::Params p;
   p.handshake.cluster = c.cluster_name;
   p.handshake.secret = c.secret;
   p.handshake.max_frame_bytes = c.max_frame_bytes;
-  if (!c.test.plaintext) {
-    auto tls = TlsContext::member(c.secret);
-    if (!tls) throw std::runtime_error("TLS: " + tls.error());
-    p.handshake.tls = *tls;
-  }
+  p.handshake.tls = std::move(tls);
   p.reconnect_min = c.reconnect_min;
   p.reconnect_max = c.reconnect_max;
   return p;

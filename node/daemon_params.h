@@ -23,7 +23,9 @@ std::uint64_t new_incarnation();
 std::uint32_t worker_count(std::uint32_t configured);
 Hello self_hello(const NodeConfig& c, std::uint64_t incarnation);
 MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation);
-Transport::Params transport_params(const NodeConfig& c);
+// The daemon's TLS (node/net/tls_context.h): null with test.plaintext; throws if OpenSSL fails.
+std::shared_ptr<TlsContext> member_tls(const NodeConfig& c);
+Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls);
 std::uint32_t core_count();
 double external_load_now(const Emulator& emulator, double now_s,
                          const std::vector<int>& workers = {});

@@ -5,6 +5,7 @@
 
 #include <csignal>
 
+#include "node/config/config.h"
 #include "node/daemon.h"
 #include "node/service/log.h"
 #include "node/service/systemd_notify.h"
@@ -116,11 +117,30 @@ void Daemon::watch_readiness() {
   });
 }
 
+// cluster.revoked_tokens as the config file says now (command-line values are not re-read).
+void Daemon::reload_revoked_tokens() {
+  if (config_.config_file.empty() || !tls_) return;
+  const std::string file = config_.config_file;
+  const char* argv[] = {"driftd", "--config", file.c_str()};
+  auto parsed = parse_driftd_args(3, argv);
+  if (auto* error = std::get_if<ConfigError>(&parsed)) {
+    return spdlog::warn("SIGHUP: {} not re-read: {}", file, error->message);
+  }
+  const auto* fresh = std::get_if<NodeConfig>(&parsed);
+  if (!fresh || fresh->revoked_tokens == tls_->revoked()) return;
+  std::string names;
+  for (const auto& n : fresh->revoked_tokens) names += (names.empty() ? "" : ", ") + n;
+  tls_->set_revoked(fresh->revoked_tokens);
+  spdlog::info("SIGHUP: revoked tokens now: {}", names.empty() ? "none" : names);
+  transport_.close_revoked(fresh->revoked_tokens);
+}
+
 void Daemon::on_reload() {
   reload_.async_wait([this](std::error_code ec, int) {
     if (ec || stopping_) return;
     reopen_log();
     spdlog::info("SIGHUP: log file reopened");
+    reload_revoked_tokens();
     on_reload();
   });
 }

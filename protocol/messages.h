@@ -567,6 +567,6 @@ using WireMessage =
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
                  DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest, WorkerLost, AppOffer, AppOfferReply, AppPiece,
-                 AppStored, AppFetch, NodeLeft, NodeLeftAck>;
+                 AppStored, AppFetch, NodeLeft, NodeLeftAck, Refused>;
 
 }  // namespace drift

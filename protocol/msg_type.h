@@ -78,6 +78,7 @@ enum class MsgType : std::uint16_t {
   kCheckpointOffer = 79,
   kNodeLeft = 88,
   kNodeLeftAck = 89,
+  kRefused = 90,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

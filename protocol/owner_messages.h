@@ -28,6 +28,22 @@ struct OwnerRequest {
   }
 };
 
+// A client's request the daemon will not carry out for who the client is (its token's role, or
+// the job not being its own): the request's type, the role it needs (0 user, 1 admin; the
+// Role of node/net/access_token.h) and why, for people. driftctl exits with code 4.
+struct Refused {
+  static constexpr MsgType kType = MsgType::kRefused;
+  std::string request;
+  std::uint8_t needed = 0;
+  std::string message;
+
+  friend bool operator==(const Refused&, const Refused&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(request, needed, message);
+  }
+};
+
 // The daemon's owner state right after the request, and the tasks it still hosts.
 struct OwnerReply {
   static constexpr MsgType kType = MsgType::kOwnerReply;

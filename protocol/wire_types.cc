@@ -135,6 +135,8 @@ const char* to_string(MsgType t) {
       return "NodeLeaving";
     case MsgType::kNodeLeft:
       return "NodeLeft";
+    case MsgType::kRefused:
+      return "Refused";
     case MsgType::kNodeLeftAck:
       return "NodeLeftAck";
     case MsgType::kDeputyOrder:

@@ -81,6 +81,9 @@ struct NodeCounters {
   std::uint64_t late_heartbeats = 0;   // ... that came more than 2 intervals after the previous
   std::uint64_t longest_gap_ms = 0;    // the longest time between two heartbeats of one peer
   std::uint64_t longest_stall_ms = 0;  // the longest our network thread did not run a round
+  // Connections closed over something refused (a frame, a handshake, a token) and node messages
+  // dropped for naming another sender: what hostile or broken peers cost.
+  std::uint64_t refused = 0;
 
   friend bool operator==(const NodeCounters&, const NodeCounters&) = default;
   template <class Archive>
@@ -88,7 +91,7 @@ struct NodeCounters {
     ar(migrations_out, migrations_in, bytes_moved, messages_forwarded, location_updates,
        heartbeat_bytes, balance_bytes, balance_rounds, balance_moves, suspicions, deaths_declared,
        refutations, fences, heartbeats_received, late_heartbeats, longest_gap_ms,
-       longest_stall_ms);
+       longest_stall_ms, refused);
   }
 };
 

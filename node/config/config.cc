@@ -3,6 +3,7 @@
 #include "node/config/config_applier.h"
 #include "node/config/config_keys.h"
 #include "node/config/config_sources.h"
+#include "node/net/access_token.h"
 #include "node/workers/machine_arch.h"
 
 #include <arpa/inet.h>
@@ -121,7 +122,7 @@ Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
   Applier a(src, c);
-  std::string accept = "true";
+  std::string accept = "true", revoked;
   std::string disk = c.checkpoint.disk ? "true" : "false";
   a.require("node.id").require("cluster.secret_file");
   a.whole("node.id", 1, kMaxU32, c.node_id)
@@ -140,6 +141,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .path("cluster.secret_file", false, c.secret_file)
       .secret("cluster.secret_file", c.secret)
       .seeds("cluster.seeds", c.seeds)
+      .text("cluster.revoked_tokens", true, revoked)
       .millis("membership.heartbeat_ms", 1, kMinute, c.heartbeat_interval)
       .whole("membership.group_size", 1, 1024, c.group_size)
       .real("membership.phi_threshold", 0, false, c.phi_threshold)
@@ -157,6 +159,17 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max);
+  {
+    std::istringstream names(revoked);
+    for (std::string name; std::getline(names, name, ',');) {
+      while (!name.empty() && name.back() == ' ') name.pop_back();
+      while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+      if (name.empty()) continue;
+      a.check(check_token_name(name).is_ok(), "cluster.revoked_tokens",
+              "'" + name + "' is not a token name (letters, digits and . _ - @)");
+      c.revoked_tokens.insert(name);
+    }
+  }
   a.check(c.reconnect_max >= c.reconnect_min, "net.reconnect_max_ms",
           "must be >= net.reconnect_min_ms (" + millis_text(c.reconnect_min) + ")")
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)

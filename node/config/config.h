@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -36,6 +37,7 @@ struct NodeConfig {
   std::string secret_file;
   std::vector<std::uint8_t> secret;  // the secret file's bytes, trailing whitespace trimmed
   std::vector<Endpoint> seeds;
+  std::set<std::string> revoked_tokens;  // names of people's tokens no longer accepted
   std::chrono::milliseconds heartbeat_interval{100};
   std::uint32_t group_size = 8;
   double phi_threshold = 8.0;

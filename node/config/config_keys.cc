@@ -46,6 +46,10 @@ std::vector<KeySpec> key_specs() {
       {"cluster.name", "NAME", "cluster name; peers must match" + dflt(d.cluster_name)},
       {"cluster.secret_file", "FILE", "file holding the shared secret, >= 16 bytes (required)"},
       {"cluster.seeds", "HOST:PORT,...", "nodes to join through; may repeat" + dflt("none")},
+      {"cluster.revoked_tokens", "NAME,...",
+       "people's tokens (driftctl token create) no longer accepted, by name; read again on "
+       "SIGHUP" +
+           dflt("none")},
       {"membership.heartbeat_ms", "MS", "heartbeat interval" + dflt(millis_text(d.heartbeat_interval))},
       {"membership.group_size", "N", "neighbours monitored" + dflt(std::to_string(d.group_size))},
       {"membership.phi_threshold", "PHI",

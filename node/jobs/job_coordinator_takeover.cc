@@ -129,8 +129,17 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
                                    "node " + std::to_string(messenger_.self_id()) +
                                        " is not the job's root"});
   }
+  const Principal& who = client->principal();
+  const auto owner = job->spec.runtime.find("owner");
+  const std::string owner_name = owner == job->spec.runtime.end() ? "" : owner->second;
+  if (!allows(who.role, Role::kAdmin) && owner_name != who.name) {
+    spdlog::info("job {:#x}: refused {}'s attach: the job is {}'s", job->id, who.name, owner_name);
+    return reply(client, Refused{"JobAttach", static_cast<std::uint8_t>(Role::kAdmin),
+                                 "this job is " + owner_name +
+                                     "'s: only its owner or an admin may attach to it"});
+  }
   job->client = client;
-  spdlog::info("job {:#x}: a client attached", job->id);
+  spdlog::info("job {:#x}: {} attached", job->id, who.name);
   // The record this node took the job over with may be older than what the client saw.
   job->steps_done = std::max(job->steps_done, attach.steps_seen);
   if (job->unsent) {

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstring>
+#include <ctime>
 
 #include "protocol/codec.h"
 #include "protocol/handshake.h"
@@ -11,22 +12,18 @@ namespace drift {
 
 PeerConnection::PeerConnection(asio::ip::tcp::socket socket, Side side,
                                const HandshakeParams& params, ConnectionListener& listener)
-    : handshake_deadline_(socket.get_executor()),
+    : socket_(std::move(socket)),
+      handshake_deadline_(socket_.get_executor()),
       side_(side),
       params_(params),
       listener_(listener),
       read_buf_(kHandshakeReadBytes) {
   std::error_code ec;
-  auto ep = socket.remote_endpoint(ec);
+  auto ep = socket_.remote_endpoint(ec);
   remote_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
-  socket.set_option(asio::ip::tcp::no_delay(true), ec);
-  if (params.tls) {
-    tls_.emplace(std::move(socket), params.tls->ssl());
-  } else {
-    socket.non_blocking(true, ec);  // write_next() writes at once; it must never wait
-    plain_.emplace(std::move(socket));
-    tls_ready_ = true;
-  }
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  socket_.non_blocking(true, ec);  // write_next() writes at once; it must never wait
+  tls_ready_ = !params.tls;
 }
 
 std::string PeerConnection::describe() const {
@@ -34,7 +31,11 @@ std::string PeerConnection::describe() const {
     if (peer_hello_.role == PeerRole::kNode && peer_hello_.node_id != 0) {
       return "node " + std::to_string(peer_hello_.node_id) + " (" + remote_ + ")";
     }
-    if (peer_hello_.role == PeerRole::kClient) return "client " + remote_;
+    if (peer_hello_.role == PeerRole::kClient) {
+      return principal_.role == Role::kMember
+                 ? "client " + remote_
+                 : std::string(to_string(principal_.role)) + " '" + principal_.name + "' (" + remote_ + ")";
+    }
   }
   return "peer " + remote_;
 }
@@ -50,18 +51,47 @@ void PeerConnection::start(Hello ours) {
                                    : "TLS handshake not completed in time");
     }
   });
-  if (!tls_) return on_tls_handshake({});
-  tls_->async_handshake(side_ == Side::kConnector ? asio::ssl::stream_base::client
-                                                  : asio::ssl::stream_base::server,
-                        [self](const std::error_code& ec) { self->on_tls_handshake(ec); });
+  if (!params_.tls) return on_tls_handshake();
+  auto channel = TlsChannel::make(*params_.tls, socket_.native_handle(), side_ == Side::kAcceptor);
+  if (!channel) return close(channel.error());
+  tls_ = std::move(channel).value();
+  tls_handshake();
 }
 
-void PeerConnection::on_tls_handshake(const std::error_code& ec) {
+// Runs the TLS handshake's steps as the socket allows.
+void PeerConnection::tls_handshake() {
   if (closed()) return;
-  if (ec) return close("refused TLS handshake (wrong secret?): " + ec.message());
-  if (tls_ && TlsContext::peer_identity(tls_->native_handle()).empty() &&
-      side_ == Side::kAcceptor) {
-    return close("refused TLS handshake: no known identity");
+  auto done = tls_->handshake();
+  auto flushed = tls_->flush();
+  if (!done) {
+    const std::string why = TlsContext::refusal(tls_->ssl());
+    return close("refused TLS handshake (" + (why.empty() ? "wrong secret?" : why) +
+                 "): " + done.error());
+  }
+  if (!flushed) return close(flushed.error());
+  if (*done) return on_tls_handshake();
+  auto self = shared_from_this();
+  const auto wait = *flushed ? asio::socket_base::wait_read : asio::socket_base::wait_write;
+  socket_.async_wait(wait, [self](std::error_code ec) {
+    if (self->closed()) return;
+    if (ec) return self->close("TLS handshake: " + ec.message());
+    self->tls_handshake();
+  });
+}
+
+void PeerConnection::on_tls_handshake() {
+  if (closed()) return;
+  auth_key_ = params_.secret;
+  if (tls_) {
+    std::string identity = kMemberIdentity;
+    if (side_ == Side::kAcceptor) {
+      identity = TlsContext::peer_identity(tls_->ssl());
+      auto who = principal_of(identity, static_cast<std::int64_t>(std::time(nullptr)),
+                              params_.tls->revoked());
+      if (!who) return close("refused TLS handshake: " + who.error());
+      principal_ = *who;
+    }
+    auth_key_ = tls_psk(params_.secret, identity);
   }
   tls_ready_ = true;
   if (side_ == Side::kConnector) send_now(our_hello_);
@@ -98,9 +128,7 @@ std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t off
 }  // namespace
 
 // Writes queued frames at once while the socket takes them; the first one it does not take
-// whole is finished by async_write, and the queue waits for it. Over TLS, where a write cannot
-// be left half done, everything goes through async_write: the small frames waiting are copied
-// into one buffer (so many become one TLS record), a large one is written from its own buffers.
+// whole is finished by async_write, and the queue waits for it. Over TLS, see write_next_tls.
 void PeerConnection::write_next() {
   if (tls_) return write_next_tls();
   while (!writing_ && state_ != State::kClosed) {
@@ -109,7 +137,7 @@ void PeerConnection::write_next() {
     in_flight_ = std::move(queue.front());
     queue.pop_front();
     std::error_code ec;
-    const std::size_t written = plain_->write_some(buffers_of(in_flight_, 0), ec);
+    const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
       in_flight_ = Frame{};
       return close("write failed: " + ec.message());
@@ -120,7 +148,7 @@ void PeerConnection::write_next() {
     }
     writing_ = true;
     auto self = shared_from_this();
-    asio::async_write(*plain_, buffers_of(in_flight_, ec ? 0 : written),
+    asio::async_write(socket_, buffers_of(in_flight_, ec ? 0 : written),
                       [self](std::error_code e, std::size_t) {
                         self->writing_ = false;
                         self->in_flight_ = Frame{};
@@ -131,40 +159,46 @@ void PeerConnection::write_next() {
   }
 }
 
+// Over TLS: frames are encrypted, in queue order, into the channel's memory pair, which is sent
+// whenever it fills and once the queue is empty; when the socket takes no more, the rest waits
+// until it is writable. Many small frames thus leave in one send, a large one in a few.
 void PeerConnection::write_next_tls() {
   if (writing_ || state_ == State::kClosed || !tls_ready_) return;
-  staging_.clear();
   while (true) {
-    auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
-    if (queue.empty()) break;
-    const Frame& frame = queue.front();
-    if (frame.size() > kStagingBytes) {
-      if (staging_.empty()) {
-        in_flight_ = std::move(queue.front());
-        queue.pop_front();
-      }
-      break;
+    if (in_flight_.size() == 0) {
+      auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
+      if (queue.empty()) break;
+      in_flight_ = std::move(queue.front());
+      in_flight_done_ = 0;
+      queue.pop_front();
     }
-    if (staging_.size() + frame.size() > kStagingBytes) break;
-    if (frame.head) staging_.insert(staging_.end(), frame.head->begin(), frame.head->end());
-    staging_.insert(staging_.end(), frame.tail.begin(), frame.tail.end());
-    queue.pop_front();
+    const auto rest = buffers_of(in_flight_, in_flight_done_)[0];
+    auto taken = tls_->write({static_cast<const std::uint8_t*>(rest.data()), rest.size()});
+    if (!taken) return close(taken.error());
+    in_flight_done_ += *taken;
+    if (in_flight_done_ == in_flight_.size()) {
+      in_flight_ = Frame{};
+      continue;
+    }
+    if (*taken > 0) continue;
+    auto flushed = tls_->flush();  // the pair is full
+    if (!flushed) return close(flushed.error());
+    if (!*flushed) return wait_writable();
   }
-  if (staging_.empty() && in_flight_.size() == 0) return;
+  auto flushed = tls_->flush();
+  if (!flushed) return close(flushed.error());
+  if (!*flushed) wait_writable();
+}
+
+void PeerConnection::wait_writable() {
   writing_ = true;
   auto self = shared_from_this();
-  auto done = [self](std::error_code e, std::size_t) {
+  socket_.async_wait(asio::socket_base::wait_write, [self](std::error_code ec) {
     self->writing_ = false;
-    self->in_flight_ = Frame{};
     if (self->closed()) return;
-    if (e) return self->close("write failed: " + e.message());
+    if (ec) return self->close("write failed: " + ec.message());
     self->write_next_tls();
-  };
-  if (!staging_.empty()) {
-    asio::async_write(*tls_, asio::buffer(staging_), std::move(done));
-  } else {
-    asio::async_write(*tls_, buffers_of(in_flight_, 0), std::move(done));
-  }
+  });
 }
 
 void PeerConnection::close(const std::string& reason) {
@@ -172,8 +206,8 @@ void PeerConnection::close(const std::string& reason) {
   state_ = State::kClosed;
   std::error_code ignored;
   handshake_deadline_.cancel();
-  socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket().close(ignored);
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
   write_queue_.clear();  // in_flight_ stays until its aborted write completes
   bulk_queue_.clear();
   held_until_auth_.clear();
@@ -189,22 +223,65 @@ void PeerConnection::read_more() {
     read_end_ -= read_begin_;
     read_begin_ = 0;
   }
+  if (tls_) return tls_read_more();
   auto self = shared_from_this();
-  on_stream([&](auto& stream) {
-    stream.async_read_some(
+  socket_.async_read_some(
       asio::buffer(read_buf_.data() + read_end_, read_buf_.size() - read_end_),
       [self](std::error_code ec, std::size_t n) {
         if (ec) {
           bool in_frame = self->read_end_ > self->read_begin_;
-          // A TLS peer that just closes its socket (daemons do) ends with stream_truncated.
-          const bool closed = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
-          if (closed && !in_frame) return self->close("connection closed by peer");
+          if (ec == asio::error::eof && !in_frame) return self->close("connection closed by peer");
           return self->close(in_frame ? "connection lost in a frame: " + ec.message()
                                       : ec.message());
         }
         self->read_end_ += n;
         self->parse_frames();
       });
+}
+
+// Over TLS: what the channel has decrypted, else a wait until the socket is readable. Data is
+// handled from the event loop, as an async read's would be, never by recursion.
+void PeerConnection::tls_read_more() {
+  auto self = shared_from_this();
+  auto n = tls_->read({read_buf_.data() + read_end_, read_buf_.size() - read_end_});
+  if (tls_->has_output()) write_next_tls();  // what reading may have made it say (an alert)
+  if (!n) {
+    const bool in_frame = read_end_ > read_begin_;
+    return close(in_frame ? "connection lost in a frame: " + n.error() : n.error());
+  }
+  if (*n > 0) {
+    return asio::post(socket_.get_executor(), [self, got = *n] {
+      if (self->closed()) return;
+      self->read_end_ += got;
+      self->parse_frames();
+    });
+  }
+  socket_.async_wait(asio::socket_base::wait_read, [self](std::error_code ec) {
+    if (self->closed()) return;
+    if (ec) return self->close(ec.message());
+    self->tls_read_more();
+  });
+}
+
+// Over TLS: reads `rest` of a large body, then handles it.
+void PeerConnection::tls_fill(std::span<std::uint8_t> rest, FrameHeader header) {
+  auto self = shared_from_this();
+  while (!rest.empty()) {
+    auto n = tls_->read(rest);
+    if (!n) return close("connection lost in a frame body: " + n.error());
+    if (*n == 0) {
+      return socket_.async_wait(asio::socket_base::wait_read, [self, rest, header](std::error_code ec) {
+        if (self->closed()) return;
+        if (ec) return self->close("connection lost in a frame body: " + ec.message());
+        self->tls_fill(rest, header);
+      });
+    }
+    rest = rest.subspan(*n);
+  }
+  asio::post(socket_.get_executor(), [self, header] {
+    if (self->closed()) return;
+    self->on_large_body(header);
+    self->parse_frames();
   });
 }
 
@@ -274,14 +351,13 @@ void PeerConnection::read_large_body(const FrameHeader& header) {
   }
   std::memcpy(into.data(), have.data(), have.size());
   auto self = shared_from_this();
-  on_stream([&](auto& stream) {
-    asio::async_read(stream, asio::buffer(into.data() + have.size(), into.size() - have.size()),
-                     [self, header](std::error_code ec, std::size_t) {
-                       if (ec) return self->close("connection lost in a frame body: " + ec.message());
-                       self->on_large_body(header);
-                       self->parse_frames();
-                     });
-  });
+  if (tls_) return tls_fill(into.subspan(have.size()), header);
+  asio::async_read(socket_, asio::buffer(into.data() + have.size(), into.size() - have.size()),
+                   [self, header](std::error_code ec, std::size_t) {
+                     if (ec) return self->close("connection lost in a frame body: " + ec.message());
+                     self->on_large_body(header);
+                     self->parse_frames();
+                   });
 }
 
 void PeerConnection::on_large_body(const FrameHeader& header) {
@@ -325,20 +401,23 @@ void PeerConnection::on_peer_hello(const Hello& hello) {
   if (side_ == Side::kConnector && hello.role != PeerRole::kNode) {
     return close("refused hello: a client cannot accept connections");
   }
+  if (hello.role == PeerRole::kNode && principal_.role != Role::kMember) {
+    return close("refused hello: token '" + principal_.name + "' may not act as a node");
+  }
   peer_hello_ = hello;
   state_ = State::kAwaitAuth;
   if (side_ == Side::kAcceptor) {
     send_now(our_hello_);
-    send_now(HelloAuth{handshake_mac(params_.secret, our_hello_, peer_hello_)});
+    send_now(HelloAuth{handshake_mac(auth_key_, our_hello_, peer_hello_)});
   }
 }
 
 void PeerConnection::on_peer_auth(const HelloAuth& auth) {
-  if (auto st = verify_auth(params_.secret, peer_hello_, our_hello_, auth); !st) {
+  if (auto st = verify_auth(auth_key_, peer_hello_, our_hello_, auth); !st) {
     return close("refused authentication: " + st.message());
   }
   if (side_ == Side::kConnector) {
-    send_now(HelloAuth{handshake_mac(params_.secret, our_hello_, peer_hello_)});
+    send_now(HelloAuth{handshake_mac(auth_key_, our_hello_, peer_hello_)});
   }
   state_ = State::kOpen;
   handshake_deadline_.cancel();

@@ -1,18 +1,18 @@
 // One authenticated TCP connection to a peer daemon or a driftctl client (docs/architecture.md §4),
-// encrypted and authenticated by TLS 1.3 with the cluster's pre-shared key (tls_context.h;
-// plaintext only when a test asks for it). It owns its read loop (read what is there -> dispatch every complete frame -> read again) and a
-// write queue with at most one async_write in flight, as in Asio's chat example. Small frames are
-// parsed out of one read buffer, so a small message costs one read; a body too large for it is
-// read straight into its final buffer (a state chunk into a pooled buffer that the chunk then
-// owns, a TaskMessage payload into the message). A frame is written at once when nothing is
-// queued before it; only what the socket does not take goes through async_write. After the
-// TLS handshake and until the drift handshake completes only Hello and HelloAuth are accepted, with a small frame limit; anything
-// else closes the connection. A decode error closes this connection only, with the reason
-// logged. All methods run on the network thread.
+// encrypted and authenticated by TLS 1.3 with the cluster's pre-shared key (tls_context.h,
+// tls_channel.h; plaintext only when a test asks for it). It owns its read loop (read what is
+// there -> dispatch every complete frame -> read again) and a write queue with one write in
+// progress. Small frames are parsed out of one read buffer, so a small message costs one read;
+// a body too large for it is read straight into its final buffer (a state chunk into a pooled
+// buffer that the chunk then owns, a TaskMessage payload into the message). A frame is written
+// at once when nothing is queued before it; only what the socket does not take waits for it to
+// be writable. After the TLS handshake and until the drift handshake completes only Hello and
+// HelloAuth are accepted, with a small frame limit; anything else closes the connection. A
+// decode error closes this connection only, with the reason logged. All methods run on the
+// network thread.
 #pragma once
 
 #include <asio.hpp>
-#include <asio/ssl/stream.hpp>
 
 #include <array>
 #include <deque>
@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "migration/buffer_pool.h"
+#include "node/net/access_token.h"
+#include "node/net/tls_channel.h"
 #include "node/net/tls_context.h"
 #include "protocol/out_frame.h"
 #include "protocol/codec.h"
@@ -75,6 +77,9 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   bool authenticated() const { return state_ == State::kOpen; }
   bool closed() const { return state_ == State::kClosed; }
   const Hello& peer() const { return peer_hello_; }
+  // Who the peer proved to be at the TLS handshake: the member (a daemon, or driftctl with the
+  // cluster secret) or a token's holder. A connection we made is to a member.
+  const Principal& principal() const { return principal_; }
   const std::string& remote() const { return remote_; }
   Side side() const { return side_; }
   // A short description for logs: "node 3 (127.0.0.1:7402)" or "client 127.0.0.1:51234".
@@ -92,23 +97,17 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void handle_handshake(WireMessage&& msg);
   void on_peer_hello(const Hello& hello);
   void on_peer_auth(const HelloAuth& auth);
-  void on_tls_handshake(const std::error_code& ec);
+  void tls_handshake();
+  void on_tls_handshake();
+  void tls_read_more();
+  void tls_fill(std::span<std::uint8_t> rest, FrameHeader header);
   void write_next();
   void write_next_tls();
+  void wait_writable();
   void send_now(const WireMessage& msg);
-  asio::ip::tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
-  // Runs `op` on the stream: the TLS one, or the plain socket.
-  template <typename Op>
-  void on_stream(Op&& op) {
-    if (tls_) {
-      op(*tls_);
-    } else {
-      op(*plain_);
-    }
-  }
 
-  std::optional<asio::ip::tcp::socket> plain_;
-  std::optional<asio::ssl::stream<asio::ip::tcp::socket>> tls_;
+  asio::ip::tcp::socket socket_;  // non-blocking
+  std::unique_ptr<TlsChannel> tls_;  // null: plaintext (tests only)
   bool tls_ready_ = false;  // the TLS handshake is done (always, in plaintext)
   asio::steady_timer handshake_deadline_;
   Side side_;
@@ -117,12 +116,12 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   State state_ = State::kAwaitHello;
   Hello our_hello_;
   Hello peer_hello_;
+  Principal principal_;
+  std::vector<std::uint8_t> auth_key_;  // HelloAuth's: the TLS identity's key (plaintext: the secret)
   std::string remote_;
   // The read buffer holds any frame allowed before the handshake, and grows once it is done.
   static constexpr std::size_t kHandshakeReadBytes = 8u << 10;
   static constexpr std::size_t kReadBufferBytes = 64u << 10;
-  // Small frames waiting are written together, up to this much (a TLS record holds 16 KiB).
-  static constexpr std::size_t kStagingBytes = 64u << 10;
   static_assert(kFrameHeaderSize + kHandshakeMaxBody <= kHandshakeReadBytes);
   std::vector<std::uint8_t> read_buf_;  // bytes [read_begin_, read_end_) are not parsed yet
   std::size_t read_begin_ = 0;
@@ -134,8 +133,8 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   std::deque<Frame> write_queue_;  // ordinary frames, in order
   std::deque<Frame> bulk_queue_;   // state chunks, in order, behind ordinary frames
   std::deque<std::pair<Frame, bool>> held_until_auth_;
-  Frame in_flight_;                // the large frame async_write is writing, alone
-  std::vector<std::uint8_t> staging_;  // or the small frames it is writing, one after another
+  Frame in_flight_;                // the frame being written (plaintext: by async_write)
+  std::size_t in_flight_done_ = 0;  // TLS: how much of it is encrypted
   bool has_in_flight_ = false;
   bool writing_ = false;
 };

@@ -5,6 +5,9 @@
 #include <openssl/ssl.h>
 
 #include <cstring>
+#include <ctime>
+
+#include "node/net/access_token.h"
 
 namespace drift {
 
@@ -50,6 +53,18 @@ SSL_SESSION* psk_session(SSL* ssl, const std::vector<std::uint8_t>& key) {
 int owner_index() {
   static const int index = SSL_CTX_get_ex_new_index(0, nullptr, nullptr, nullptr, nullptr);
   return index;
+}
+
+int refusal_index() {
+  static const int index = SSL_get_ex_new_index(
+      0, nullptr, nullptr, nullptr,
+      [](void*, void* ptr, CRYPTO_EX_DATA*, int, long, void*) { delete static_cast<std::string*>(ptr); });
+  return index;
+}
+
+void keep(SSL* ssl, int index, const std::string& text) {
+  auto* kept = new std::string(text);
+  if (!SSL_set_ex_data(ssl, index, kept)) delete kept;
 }
 
 TlsContext* owner_of(SSL* ssl) {
@@ -100,15 +115,15 @@ struct TlsCallbacks {
     TlsContext* self = owner_of(ssl);
     if (self == nullptr || self->secret_.empty() || idlen == 0 || idlen > kMaxIdentity) return 1;
     const std::string identity(reinterpret_cast<const char*>(id), idlen);
-    if (identity != kMemberIdentity) return 1;
+    auto principal = principal_of(identity, static_cast<std::int64_t>(std::time(nullptr)),
+                                  self->revoked());
+    if (!principal) {
+      keep(ssl, refusal_index(), principal.error());
+      return 1;
+    }
     SSL_SESSION* session = psk_session(ssl, tls_psk(self->secret_, identity));
     if (session == nullptr) return 0;
-    auto* kept = new std::string(identity);
-    if (!SSL_set_ex_data(ssl, identity_index(), kept)) {
-      delete kept;
-      SSL_SESSION_free(session);
-      return 0;
-    }
+    keep(ssl, identity_index(), identity);
     *sess = session;
     return 1;
   }
@@ -131,13 +146,16 @@ Status TlsContext::prepare(TlsContext& self) {
   SSL_CTX_set_psk_use_session_callback(ctx, &TlsCallbacks::use_session);
   SSL_CTX_set_psk_find_session_callback(ctx, &TlsCallbacks::find_session);
   (void)identity_index();
+  (void)refusal_index();
   return Status::ok();
 }
 
-Result<std::shared_ptr<TlsContext>> TlsContext::member(const std::vector<std::uint8_t>& secret) {
+Result<std::shared_ptr<TlsContext>> TlsContext::member(const std::vector<std::uint8_t>& secret,
+                                                       std::set<std::string> revoked) {
   if (secret.empty()) return Status::error("no cluster secret for TLS");
   std::shared_ptr<TlsContext> self(new TlsContext());
   self->secret_ = secret;
+  self->revoked_ = std::move(revoked);
   self->identity_ = kMemberIdentity;
   self->key_ = tls_psk(secret, kMemberIdentity);
   if (Status st = prepare(*self); !st) return st;
@@ -154,6 +172,21 @@ Result<std::shared_ptr<TlsContext>> TlsContext::client(const std::string& identi
   self->key_ = std::move(key);
   if (Status st = prepare(*self); !st) return st;
   return self;
+}
+
+std::string TlsContext::refusal(SSL* ssl) {
+  const auto* kept = static_cast<const std::string*>(SSL_get_ex_data(ssl, refusal_index()));
+  return kept ? *kept : std::string();
+}
+
+void TlsContext::set_revoked(std::set<std::string> revoked) {
+  std::lock_guard lock(mutex_);
+  revoked_ = std::move(revoked);
+}
+
+std::set<std::string> TlsContext::revoked() const {
+  std::lock_guard lock(mutex_);
+  return revoked_;
 }
 
 std::string TlsContext::peer_identity(SSL* ssl) {

@@ -3,24 +3,26 @@
 // pre-shared key (RFC 8446 §2.2), with an ephemeral key exchange on top (psk_dhe_ke), so that
 // traffic recorded today stays unreadable if the secret leaks later. Each identity a client may
 // offer has its own key, derived from the cluster secret (tls_psk), so a daemon verifies any of
-// them with nothing but the secret: today the one identity "drift-member". Session tickets are
-// off: every connection is a full handshake with the PSK. After the handshake, the identity an
-// accepted peer proved is on its SSL object (peer_identity).
+// them with nothing but the secret: the member identity "drift-member" and people's tokens
+// (access_token.h; expired and revoked ones refused). Session tickets are off: every connection
+// is a full handshake with the PSK. After the handshake, the identity an accepted peer proved is
+// on its SSL object (peer_identity); after a refusal, why (refusal).
 #pragma once
 
 #include <asio/ssl/context.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <drift/status.h>
+#include "node/net/access_token.h"
 
 namespace drift {
 
-// What a daemon and a driftctl holding the cluster secret present themselves as.
-inline constexpr const char* kMemberIdentity = "drift-member";
 
 // HMAC-SHA256(secret, "drift tls psk 1\0" || identity): the key of `identity`.
 std::vector<std::uint8_t> tls_psk(const std::vector<std::uint8_t>& secret,
@@ -28,8 +30,10 @@ std::vector<std::uint8_t> tls_psk(const std::vector<std::uint8_t>& secret,
 
 class TlsContext {
  public:
-  // A daemon's: connects as the member identity and accepts it.
-  static Result<std::shared_ptr<TlsContext>> member(const std::vector<std::uint8_t>& secret);
+  // A daemon's: connects as the member identity, accepts it and tokens whose names are not in
+  // `revoked`.
+  static Result<std::shared_ptr<TlsContext>> member(const std::vector<std::uint8_t>& secret,
+                                                    std::set<std::string> revoked = {});
   // A client's (driftctl): offers `identity` with its key; never accepts.
   static Result<std::shared_ptr<TlsContext>> client(const std::string& identity,
                                                     std::vector<std::uint8_t> key);
@@ -37,6 +41,11 @@ class TlsContext {
   asio::ssl::context& ssl() { return context_; }
   // The PSK identity the peer of an accepted connection proved ("" before the handshake).
   static std::string peer_identity(SSL* ssl);
+  // Why an accepted connection's identity was refused ("" if it was not).
+  static std::string refusal(SSL* ssl);
+  // Tokens of these names are refused from now on (any thread).
+  void set_revoked(std::set<std::string> revoked);
+  std::set<std::string> revoked() const;
 
   TlsContext(const TlsContext&) = delete;
   TlsContext& operator=(const TlsContext&) = delete;
@@ -49,6 +58,8 @@ class TlsContext {
   std::vector<std::uint8_t> secret_;    // accepting side: the secret keys are derived from
   std::string identity_;                // connecting side: what we offer
   std::vector<std::uint8_t> key_;       // and its key
+  mutable std::mutex mutex_;            // guards revoked_ (the beacon thread's handshakes too)
+  std::set<std::string> revoked_;
 
   friend struct TlsCallbacks;
 };

@@ -230,6 +230,16 @@ std::size_t Transport::close_node_connections(const std::string& reason) {
   return closed;
 }
 
+void Transport::close_revoked(const std::set<std::string>& names) {
+  std::vector<ConnectionPtr> revoked;
+  for (const auto& conn : connections_) {
+    if (conn->principal().role != Role::kMember && names.contains(conn->principal().name)) {
+      revoked.push_back(conn);
+    }
+  }
+  for (const auto& conn : revoked) conn->close("its token is revoked");
+}
+
 void Transport::shutdown() {
   stopping_ = true;
   std::error_code ignored;
@@ -276,7 +286,14 @@ void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) 
   bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;
   if (refused) {
     ++frames_refused_;
-    spdlog::warn("closed {}: {}", conn->describe(), reason);
+    if (refusal_log_.allow(LogLimiter::Clock::now())) {
+      if (refusal_log_.suppressed() > 0) {
+        spdlog::warn("closed {}: {} ({} more refusals not logged; {} in all)", conn->describe(),
+                     reason, refusal_log_.suppressed(), frames_refused_);
+      } else {
+        spdlog::warn("closed {}: {}", conn->describe(), reason);
+      }
+    }
   } else {
     spdlog::debug("closed {}: {}", conn->describe(), reason);
   }

@@ -12,6 +12,8 @@
 #include <map>
 #include <memory>
 #include <set>
+
+#include "node/net/log_limiter.h"
 #include <string>
 
 #include "node/net/endpoint.h"
@@ -62,6 +64,8 @@ class Transport : private ConnectionListener {
   // which may carry our old Hello) and drops what was queued for nodes; client connections stay.
   // Later sends dial again and present the current Hello. Returns how many were closed.
   std::size_t close_node_connections(const std::string& reason);
+  // Closes the connections of people whose tokens were just revoked.
+  void close_revoked(const std::set<std::string>& names);
   // Stops accepting and closes every connection; pending handlers then complete.
   void shutdown();
 
@@ -111,6 +115,7 @@ class Transport : private ConnectionListener {
   asio::steady_timer trim_timer_;  // returns pooled chunk buffers after a quiet spell
   std::map<std::uint32_t, Link> links_;
   std::set<ConnectionPtr> connections_;  // every live connection, both sides
+  LogLimiter refusal_log_{20, std::chrono::seconds(10)};  // what peers can make us log
   MessageHandler message_handler_;
   PeerHandler peer_handler_;
   ClosedHandler closed_handler_;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "ctl/status_query.h"
+#include "tests/bench/raw/cpu_pinning.h"
 
 namespace fs = std::filesystem;
 
@@ -48,6 +49,15 @@ bool every_member_reported(const StatusReply& reply, int nodes) {
 Result<std::unique_ptr<BenchCluster>> BenchCluster::start(int nodes, std::uint16_t base_port,
                                                           const fs::path& base_config) {
   return start(nodes, base_port, base_config, default_options());
+}
+
+Status BenchCluster::pin(std::pair<int, int> cores) const {
+  for (auto [node, cpu] : {std::pair{1, cores.first}, std::pair{2, cores.second}}) {
+    const pid_t pid = cluster_.pid(node);
+    if (pid <= 0) return Status::error("node " + std::to_string(node) + " has no pid file");
+    if (Status s = pin_process(pid, cpu); !s) return s;
+  }
+  return Status::ok();
 }
 
 ctl::LocalClusterOptions BenchCluster::default_options() {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "ctl/client_connection.h"
 #include "ctl/local_cluster.h"
@@ -38,6 +39,9 @@ class BenchCluster {
   pid_t pid(int k) const { return cluster_.pid(k); }
   Result<ctl::ConnectOptions> connect_options(int k) const;
   Result<std::unique_ptr<ctl::ClientConnection>> connect(int k) const;
+  // Node 1's daemon on core `cores.first`, node 2's on `cores.second` (-1: anywhere again); the
+  // workers they start later inherit it.
+  Status pin(std::pair<int, int> cores) const;
   // The last lines of node k's log, for error reports.
   std::string log_tail(int k) const { return cluster_.log_tail(k, 10); }
   // Node k's whole log (gone with the cluster: copy it before the destructor runs).

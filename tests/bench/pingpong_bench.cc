@@ -122,15 +122,7 @@ void measure(const Case& c, const Metric& m, int repetitions, const Runners& run
                         format_ratio(m.value(drift), m.value(blocking)) + " of it");
 }
 
-// Each node's daemon on its own core (or, with -1, anywhere again).
-Status pin_nodes(const BenchCluster& cluster, Cores cores) {
-  for (auto [node, cpu] : {std::pair{1, cores.first}, std::pair{2, cores.second}}) {
-    const pid_t pid = cluster.pid(node);
-    if (pid <= 0) return Status::error("node " + std::to_string(node) + " has no pid file");
-    if (Status s = pin_process(pid, cpu); !s) return s;
-  }
-  return Status::ok();
-}
+Status pin_nodes(const BenchCluster& cluster, Cores cores) { return cluster.pin(cores); }
 
 BenchTable measure_all(const BenchCluster& cluster, LoopbackPair& raw,
                        const PingpongBenchConfig& config, Cores cores) {

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "tests/bench/pingpong_bench.h"
+#include "tests/bench/raw/cpu_pinning.h"
 #include "tests/bench/raw/raw_pingpong.h"
 #include "tests/bench/raw/sample_stats.h"
 
@@ -50,6 +51,16 @@ Result<double> connection_setup(const BenchCluster& cluster, int n) {
 BenchTable run_tls_bench(const BenchCluster& tls, const BenchCluster& plain,
                          const TlsBenchConfig& config) {
   BenchTable table;
+  // As table (b): each node and its workers on a core of its own, as on two machines.
+  std::string placement = "not pinned: this process may use only one core";
+  if (auto two = two_cores()) {
+    Status st = tls.pin(*two);
+    if (st) st = plain.pin(*two);
+    placement = st ? "node 1 of each cluster on cpu " + std::to_string(two->first) +
+                         ", node 2 on cpu " + std::to_string(two->second)
+                   : "not pinned: " + st.message();
+  }
+  table.notes.push_back("placement: " + placement);
   table.title = "(d) TLS 1.3 beside plaintext: the same jobs and connections on two local "
                 "clusters (\"drift\" = TLS, \"raw\" = test.plaintext; medians, runs interleaved)";
   const int reps = config.repetitions;

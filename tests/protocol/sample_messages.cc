@@ -155,6 +155,7 @@ std::vector<SampleMessage> build() {
       {"job_failed", JobFailed{9, "task 3 threw: std::bad_alloc"}},
       {"owner_request", OwnerRequest{OwnerAction::kRelease}},
       {"owner_reply", OwnerReply{3, "ws-12", OwnerState::kDraining, 4, "draining 4 tasks"}},
+      {"refused", Refused{"MigrateRequest", 1, "migrate needs the admin role; token 'alice' is a user"}},
       {"worker_lost", WorkerLost{9, 8, 2, {3, 4},
                                  "its worker (pid 4242) killed by signal 9 (Killed)"}},
       {"job_notice_sat_out",
