@@ -2,10 +2,12 @@
 
 #include <boost/program_options/value_semantic.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "ctl/command_line.h"
+#include "ctl/owner_socket_client.h"
 #include "ctl/secret_file.h"
 #include "node/net/access_token.h"
 
@@ -29,6 +31,8 @@ ConnectionSettings ConnectionSettings::from_environment() {
   take_env("DRIFT_NODE", s.node, s.node_origin);
   take_env("DRIFT_SECRET_FILE", s.secret_file, s.secret_origin);
   take_env("DRIFT_TOKEN_FILE", s.token_file, s.token_origin);
+  std::string ignored;
+  take_env("DRIFT_OWNER_SOCKET", s.owner_socket, ignored);
   return s;
 }
 
@@ -51,6 +55,9 @@ po::options_description ConnectionSettings::options() {
           ->notifier([this](const std::string&) { token_origin = "--token-file"; }),
       "your token (driftctl token create), used instead of the secret (default "
       "$DRIFT_TOKEN_FILE)");
+  add("owner-socket", po::value<std::string>(&owner_socket)->value_name("PATH"),
+      "status, reclaim and release through this PC's owner socket, as the person logged in "
+      "(default $DRIFT_OWNER_SOCKET, else /run/drift/driftd.sock when no secret is at hand)");
   add("cluster", po::value<std::string>(&cluster)->value_name("NAME"),
       "refuse a daemon of another cluster (default: accept the daemon's cluster)");
   add("connect-timeout", po::value<double>(&connect_timeout_s)->value_name("SECONDS"),
@@ -66,6 +73,18 @@ Result<Endpoint> ConnectionSettings::endpoint() const {
   auto ep = parse_endpoint(node);
   if (!ep) return Status::error(node_origin + ": " + ep.error());
   return ep;
+}
+
+std::optional<std::string> ConnectionSettings::owner_socket_to_use() const {
+  if (!owner_socket.empty()) return owner_socket;
+  if (node_origin != "default" || secret_origin != "default" || !token_file.empty()) {
+    return std::nullopt;
+  }
+  std::error_code ec;
+  if (read_secret_file(secret_file).is_ok() || !std::filesystem::exists(kDefaultOwnerSocket, ec)) {
+    return std::nullopt;
+  }
+  return std::string(kDefaultOwnerSocket);
 }
 
 Result<ConnectOptions> ConnectionSettings::connect_options() const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/program_options/options_description.hpp>
+#include <optional>
 #include <string>
 
 #include "ctl/client_connection.h"
@@ -23,6 +24,7 @@ struct ConnectionSettings {
   std::string secret_origin = "default";
   std::string token_file;  // empty: none
   std::string token_origin;
+  std::string owner_socket;  // --owner-socket / DRIFT_OWNER_SOCKET; empty: see owner_socket_to_use
   std::string cluster;
   double connect_timeout_s = 5;
 
@@ -33,6 +35,10 @@ struct ConnectionSettings {
 
   // --node parsed; a usage error naming the value and its origin.
   Result<Endpoint> endpoint() const;
+  // The owner's local socket status, reclaim and release go to instead of --node: the one given,
+  // else the package's (/run/drift/driftd.sock) when nothing else was given and there is no
+  // secret to use (a person at their own PC).
+  std::optional<std::string> owner_socket_to_use() const;
   // Endpoint plus the token, else the secret read from the secret file; errors name the file.
   Result<ConnectOptions> connect_options() const;
 };

@@ -74,7 +74,7 @@ int print_help(ConnectionSettings& settings) {
 // Connection options that take a value, so that their value is not taken for the command.
 bool takes_value(const std::string& option) {
   return option == "--node" || option == "--secret-file" || option == "--token-file" ||
-         option == "--cluster" || option == "--connect-timeout";
+         option == "--owner-socket" || option == "--cluster" || option == "--connect-timeout";
 }
 
 // Splits argv into the options before the command, the command, and the command's arguments.

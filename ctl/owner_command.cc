@@ -3,11 +3,14 @@
 
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <functional>
 #include <thread>
 
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"
 #include "ctl/owner_client.h"
+#include "ctl/owner_socket_client.h"
+#include "protocol/codec.h"
 #include "ctl/status_query.h"
 
 namespace po = boost::program_options;
@@ -25,7 +28,10 @@ void print_help(const std::string& command, const po::options_description& optio
                  "The owner takes the workstation at --node back: its tasks migrate to the\n"
                  "available nodes with the most spare capacity and it takes no new work until\n"
                  "'driftctl release', whatever its owner detector says. Prints the node's state\n"
-                 "(draining while tasks leave, reclaimed once empty).\n\n";
+                 "(draining while tasks leave, reclaimed once empty).\n"
+                 "At your own PC, with no secret or token at hand, it goes through the\n"
+                 "daemon's owner socket (/run/drift/driftd.sock; --owner-socket) if you may use\n"
+                 "it (root, group drift-owners, or owner.users).\n\n";
   } else {
     std::cout << "Usage: driftctl [--node HOST:PORT] release\n\n"
                  "Gives the workstation at --node back to the pool: it is available at once and\n"
@@ -35,10 +41,12 @@ void print_help(const std::string& command, const po::options_description& optio
   std::cout << options;
 }
 
+using StatusSource = std::function<Result<StatusReply>()>;
+
 // Until node `id`, as its own daemon reports it, hosts no task; false at the deadline.
-bool wait_until_empty(const ConnectOptions& connect, std::uint32_t id, Clock::time_point deadline) {
+bool wait_until_empty(const StatusSource& query, std::uint32_t id, Clock::time_point deadline) {
   while (Clock::now() < deadline) {
-    auto reply = query_status(connect, kReplyTimeout);
+    auto reply = query();
     const NodeStatus* self = reply ? find_node(*reply, id) : nullptr;
     if (self && self->load.task_count == 0) return true;
     std::this_thread::sleep_for(kPollInterval);  // a poll interval, not a synchronisation
@@ -80,16 +88,34 @@ int owner_command(const std::string& command, const std::vector<std::string>& ar
     return usage_error(command, "--timeout '" + plain_number(timeout_s) + "' must be in (0, 86400]");
   }
   if (auto ep = settings.endpoint(); !ep) return usage_error(command, ep.error());
-  auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
   const auto action = reclaim ? OwnerAction::kReclaim : OwnerAction::kRelease;
-  auto reply = request_owner_action(*connect, action, Clock::now() + kReplyTimeout);
-  if (!reply) return report_failure(kExitConnection, reply.error());
+  Result<OwnerReply> reply = Status::error("not asked");
+  StatusSource query;
+  if (auto socket = settings.owner_socket_to_use()) {  // the person at this PC
+    auto answer = ask_owner_socket(*socket, OwnerRequest{action}, kReplyTimeout);
+    if (!answer) return report_failure(kExitConnection, answer.error());
+    if (!std::holds_alternative<OwnerReply>(*answer)) {
+      return report_failure(kExitConnection, *socket + " answered with " + to_string(type_of(*answer)));
+    }
+    reply = std::get<OwnerReply>(*answer);
+    query = [path = *socket]() -> Result<StatusReply> {
+      auto a = ask_owner_socket(path, StatusRequest{}, kReplyTimeout);
+      if (!a) return a.status();
+      if (!std::holds_alternative<StatusReply>(*a)) return Status::error("no status");
+      return std::get<StatusReply>(*a);
+    };
+  } else {
+    auto connect = settings.connect_options();
+    if (!connect) return report_failure(kExitConnection, connect.error());
+    reply = request_owner_action(*connect, action, Clock::now() + kReplyTimeout);
+    if (!reply) return report_failure(kExitConnection, reply.error());
+    query = [options = *connect] { return query_status(options, kReplyTimeout); };
+  }
   std::cout << owner_summary(*reply) << "\n";
   if (!wait || reply->tasks == 0) return kExitOk;
   const auto deadline =
       Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
-  if (!wait_until_empty(*connect, reply->node, deadline)) {
+  if (!wait_until_empty(query, reply->node, deadline)) {
     return report_failure(kExitFailed, "node " + std::to_string(reply->node) +
                                            " still hosts tasks after " +
                                            plain_number(timeout_s) + " s (--timeout)");

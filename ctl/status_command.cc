@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "ctl/command_line.h"
+#include "ctl/owner_socket_client.h"
+#include "protocol/codec.h"
 #include "ctl/exit_codes.h"
 #include "ctl/status_query.h"
 #include "ctl/status_view.h"
@@ -43,10 +45,20 @@ int status_command(const std::vector<std::string>& args, ConnectionSettings sett
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("status", s.message());
   if (vm.count("help")) return print_help(options), kExitOk;
   if (auto ep = settings.endpoint(); !ep) return usage_error("status", ep.error());
-  auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
-  auto reply = query_status(*connect, kReplyTimeout);
-  if (!reply) return report_failure(kExitConnection, reply.error());
+  Result<StatusReply> reply = Status::error("not asked");
+  if (auto socket = settings.owner_socket_to_use()) {
+    auto answer = ask_owner_socket(*socket, StatusRequest{}, kReplyTimeout);
+    if (!answer) return report_failure(kExitConnection, answer.error());
+    if (!std::holds_alternative<StatusReply>(*answer)) {
+      return report_failure(kExitConnection, *socket + " answered with " + to_string(type_of(*answer)));
+    }
+    reply = std::get<StatusReply>(*answer);
+  } else {
+    auto connect = settings.connect_options();
+    if (!connect) return report_failure(kExitConnection, connect.error());
+    reply = query_status(*connect, kReplyTimeout);
+    if (!reply) return report_failure(kExitConnection, reply.error());
+  }
   if (vm.count("json")) {
     std::cout << status_json(*reply).dump() << "\n";
   } else {

@@ -69,6 +69,13 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
              [this] { return external_load_now(emulator_, now_s(), host_.worker_pids()); },
              host_, migration_,
              balancer_, table_),
+      owner_socket_(io_, {config_.owner.socket, config_.owner.group, config_.owner.users},
+                    [this](const WireMessage& request, const std::string& user) -> WireMessage {
+                      if (std::holds_alternative<StatusRequest>(request)) return status();
+                      const auto action = std::get<OwnerRequest>(request).action;
+                      spdlog::info("{} (at this PC) asked it to {}", user, to_string(action));
+                      return owner_.command(action);
+                    }),
       coordinator_(*this, locations_, [this] { return candidates(); },
                    [this](const AppQuery& q, std::function<void(Result<AppAnswer>)> answer) {
                      ask_app(q, std::move(answer));
@@ -90,6 +97,9 @@ Status Daemon::start() {
   if (auto st = transport_.listen(at); !st) {
     return Status::error("node.port = " + std::to_string(config_.port) + " (" +
                          config_.where("node.port") + "): " + st.message());
+  }
+  if (auto st = owner_socket_.listen(); !st) {
+    return Status::error(st.message() + " (" + config_.where("owner.socket") + ")");
   }
   transport_.on_message([this](const ConnectionPtr& c, WireMessage&& m) {
     on_message(c, std::move(m));
@@ -181,6 +191,7 @@ void Daemon::stop() {
     membership_.stop();
     balancer_.stop();
     owner_.stop();
+    owner_socket_.close();
     sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();

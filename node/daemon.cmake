@@ -13,6 +13,7 @@ add_library(drift_node
   tasks/message_router.cc
   tasks/migration_service.cc
   owner/owner_service.cc
+  owner/owner_socket.cc
   tasks/task_list_query.cc
   service/log.cc
   service/systemd_notify.cc

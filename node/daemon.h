@@ -30,6 +30,7 @@
 #include "node/workers/binary_cache.h"
 #include "node/workers/binary_service.h"
 #include "node/net/log_limiter.h"
+#include "node/owner/owner_socket.h"
 #include "node/net/transport.h"
 
 namespace drift {
@@ -125,6 +126,7 @@ class Daemon final : public Messenger {
   PartnerBook partners_;  // who each hosted task talks to, for the balancer's locality term
   BalancerService balancer_;
   OwnerService owner_;  // owner reclaim: suspends, vacates and releases this node (docs/architecture.md §9)
+  OwnerSocket owner_socket_;  // the owner's status, reclaim and release, on owner.socket
   JobCoordinator coordinator_;
   RecoveryAgent recovery_;
   // Jobs whose root was declared dead, waiting for its deputy's rollback.

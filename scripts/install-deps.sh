@@ -14,6 +14,7 @@ build=(
 )
 tests=(
   iproute2 nftables procps
+  tcpdump  # a capture of a job on the wire shows none of it (tests/integration/wire_capture_test.cc)
   # Debian packages and the service (scripts/package.sh, tests/multihost): man pages,
   # dpkg-shlibdeps, lintian, systemd-analyze
   help2man dpkg-dev file lintian systemd

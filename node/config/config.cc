@@ -73,7 +73,7 @@ void apply_owner(Applier& a, OwnerSettings& o) {
   using K = OwnerPolicyKind;
   OwnerPolicyParams& p = o.policy;
   const std::vector<std::string> flag = {"true", "false"};
-  std::string sessions = "true", devices = "true", load = "true";
+  std::string sessions = "true", devices = "true", load = "true", users;
   a.named("owner.policy", {K::kDesktop, K::kImmediate, K::kNever}, p.kind)
       .real("owner.start_idle", 0, true, p.start_idle_s)
       .real("owner.start_load", 0, true, p.start_load)
@@ -88,6 +88,9 @@ void apply_owner(Applier& a, OwnerSettings& o) {
       .one_of("owner.input_devices", flag, devices)
       .one_of("owner.load", flag, load)
       .path("owner.activity_file", true, o.inputs.activity_file)
+      .path("owner.socket", true, o.socket)
+      .text("owner.group", true, o.group)
+      .text("owner.users", true, users)
       .rule(p.start_load < p.suspend_load, "owner.start_load", p.start_load, "below",
             "owner.suspend_load", p.suspend_load)
       .rule(p.start_idle_s >= p.suspend_idle_s, "owner.start_idle", p.start_idle_s, ">=",
@@ -97,6 +100,12 @@ void apply_owner(Applier& a, OwnerSettings& o) {
   o.inputs.sessions = sessions == "true";
   o.inputs.input_devices = devices == "true";
   o.inputs.load = load == "true";
+  std::istringstream names(users);
+  for (std::string name; std::getline(names, name, ',');) {
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+    if (!name.empty()) o.users.insert(name);
+  }
 }
 
 // [worker]: the user, priority and memory of the processes that run applications, and where

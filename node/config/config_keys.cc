@@ -214,6 +214,12 @@ std::vector<KeySpec> key_specs() {
       {"owner.activity_file", "FILE",
        "its modification time counts as owner input (touch it to say 'I am here')" +
            dflt("none")},
+      {"owner.socket", "PATH",
+       "a local socket where people logged in here may see status and reclaim or release this "
+       "PC with no secret or token (the package: /run/drift/driftd.sock)" +
+           dflt("none")},
+      {"owner.group", "NAME", "members of this group may use owner.socket" + dflt("drift-owners")},
+      {"owner.users", "NAME,...", "these users may use owner.socket too" + dflt("none")},
   };
 }
 

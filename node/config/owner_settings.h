@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,11 @@ struct OwnerSettings {
   OwnerInputs inputs;
   std::chrono::milliseconds poll{500};  // how often the detector looks
   double vacate_deadline_s = 60;        // draining longer than this: the recovery hook is called
+  // The owner's local socket (node/owner/owner_socket.h): its path (empty: none), and who may
+  // use it besides root: members of `group` and the users named.
+  std::string socket;
+  std::string group = "drift-owners";
+  std::set<std::string> users;
 };
 
 }  // namespace drift

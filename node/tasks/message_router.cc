@@ -60,7 +60,21 @@ void MessageRouter::forward(TaskMessage&& msg, std::uint32_t from_node,
 
 void MessageRouter::wait_for_home(TaskMessage&& msg) {
   const TaskId task = msg.to;
+  const std::size_t bytes = msg.payload.size() + sizeof(TaskMessage);
+  // Bounded, whatever other nodes send: messages for tasks nobody can place are dropped (and
+  // counted), not kept; a job they belonged to recovers from its checkpoint.
+  if (waiting_bytes_ + bytes > kMaxWaitingBytes ||
+      (!waiting_.contains(task) && waiting_.size() >= kMaxWaitingTasks)) {
+    ++counters_.refused;
+    if (drop_log_.allow(Clock::now())) {
+      spdlog::warn("dropped a message for task {:#x}:{}: {} messages ({} bytes) already wait for "
+                   "{} tasks' places",
+                   task.job, task.index, waiting(), waiting_bytes_, waiting_.size());
+    }
+    return;
+  }
   auto [it, fresh] = waiting_.try_emplace(task);
+  waiting_bytes_ += bytes;
   it->second.messages.push_back(std::move(msg));
   if (fresh) ask_home(task);
 }
@@ -86,6 +100,7 @@ void MessageRouter::on_location_update(const LocationUpdate& update) {
   }
   auto it = waiting_.find(update.task);
   if (it == waiting_.end() || update.node == messenger_.self_id()) return;
+  waiting_bytes_ -= bytes_of(it->second);
   std::vector<TaskMessage> messages = std::move(it->second.messages);
   waiting_.erase(it);
   for (auto& m : messages) route(std::move(m), messenger_.self_id());
@@ -107,20 +122,42 @@ void MessageRouter::on_installed(TaskId task) {
   pointers_.remove(task);
   auto it = waiting_.find(task);
   if (it == waiting_.end()) return;
+  waiting_bytes_ -= bytes_of(it->second);
   std::vector<TaskMessage> messages = std::move(it->second.messages);
   waiting_.erase(it);
   for (auto& m : messages) route(std::move(m), messenger_.self_id());
 }
 
 void MessageRouter::sweep(Clock::time_point now, std::chrono::milliseconds pointer_ttl) {
-  for (auto& [task, w] : waiting_) {
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    auto& [task, w] = *it;
+    if (now - w.since > kMaxWait) {  // no home ever placed it: a job long gone, or made up
+      spdlog::warn("dropped {} messages for task {:#x}:{}: its place unknown for {} s",
+                   w.messages.size(), task.job, task.index,
+                   std::chrono::duration_cast<std::chrono::seconds>(now - w.since).count());
+      counters_.refused += w.messages.size();
+      waiting_bytes_ -= bytes_of(w);
+      it = waiting_.erase(it);
+      continue;
+    }
     if (now - w.asked > std::chrono::seconds(1)) ask_home(task);
+    ++it;
   }
   pointers_.expire(now, pointer_ttl);
 }
 
+std::size_t MessageRouter::bytes_of(const Waiting& w) {
+  std::size_t n = 0;
+  for (const auto& m : w.messages) n += m.payload.size() + sizeof(TaskMessage);
+  return n;
+}
+
 void MessageRouter::drop_job(std::uint64_t job) {
-  std::erase_if(waiting_, [&](const auto& entry) { return entry.first.job == job; });
+  std::erase_if(waiting_, [&](const auto& entry) {
+    if (entry.first.job != job) return false;
+    waiting_bytes_ -= bytes_of(entry.second);
+    return true;
+  });
   pointers_.drop_job(job);
   cache_.drop_job(job);
 }

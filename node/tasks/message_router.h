@@ -4,7 +4,9 @@
 // (or, at the task's home, to the home's known place) and the sender's node is told the new
 // place, once per node and move; otherwise it waits while the task's home is asked. Messages
 // from other nodes never follow this node's cache, only pointers or the home's answer, so stale
-// caches cannot bounce a message between two nodes. Network thread only.
+// caches cannot bounce a message between two nodes. What waits is bounded (256 MiB, 65536
+// tasks, 120 s each); beyond that messages are dropped and counted (NodeCounters.refused).
+// Network thread only.
 #pragma once
 
 #include <chrono>
@@ -14,6 +16,7 @@
 
 #include "migration/forwarding_table.h"
 #include "migration/location_cache.h"
+#include "node/net/log_limiter.h"
 #include "node/net/messenger.h"
 #include "node/tasks/task_host.h"
 #include "protocol/messages.h"
@@ -45,7 +48,13 @@ class MessageRouter {
   struct Waiting {
     std::vector<TaskMessage> messages;
     Clock::time_point asked;
+    Clock::time_point since = Clock::now();
   };
+  // What may wait for a task's place at once, and for how long.
+  static constexpr std::size_t kMaxWaitingBytes = 256u << 20;
+  static constexpr std::size_t kMaxWaitingTasks = 1u << 16;
+  static constexpr std::chrono::seconds kMaxWait{120};
+  static std::size_t bytes_of(const Waiting& w);
 
   void send_own(TaskMessage&& msg);
   void forward(TaskMessage&& msg, std::uint32_t from_node, ForwardingPointer& pointer);
@@ -59,6 +68,8 @@ class MessageRouter {
   ForwardingTable& pointers_;
   NodeCounters& counters_;
   std::map<TaskId, Waiting> waiting_;
+  std::size_t waiting_bytes_ = 0;
+  LogLimiter drop_log_{10, std::chrono::seconds(10)};
   std::function<bool(TaskId)> arriving_;
 };
 

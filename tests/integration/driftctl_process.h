@@ -13,5 +13,7 @@ struct DriftctlOutput {
 
 // `args` go to the shell after the executable's path, unquoted.
 DriftctlOutput driftctl(const std::string& args);
+// The same as another user (runuser; the test must be root).
+DriftctlOutput driftctl_as(const std::string& user, const std::string& args);
 
 }  // namespace drift::test

@@ -330,16 +330,21 @@ TEST_F(RecoveryTest, ATaskMovedToAMemberBackAfterTheRootLeftReportsToTheNewRoot)
             problem = "restart: " + st.message();
             return;
           }
+          // Every member, the task's host (node 4 or another) too, must know node 1 is back.
           const bool seen = poll_until(10s, 20ms, [&] {
-            auto reply = ctl::query_status(connect_options(3), 2s);
-            if (!reply) return false;
-            for (const auto& n : reply->nodes) {
-              if (n.member.node_id == 1 && n.member.state == MemberState::kAlive) return true;
+            for (int k = 2; k <= 4; ++k) {
+              auto reply = ctl::query_status(connect_options(k), 2s);
+              if (!reply) return false;
+              bool alive = false;
+              for (const auto& n : reply->nodes) {
+                alive |= n.member.node_id == 1 && n.member.state == MemberState::kAlive;
+              }
+              if (!alive) return false;
             }
-            return false;
+            return true;
           });
           if (!seen) {
-            problem = "node 3 did not see node 1 back";
+            problem = "nodes 2-4 did not all see node 1 back";
             return;
           }
           auto to_root = connect(3);
