@@ -104,15 +104,19 @@ Status OwnerSocket::listen() {
     return Status::error("owner.socket '" + params_.path + "': a socket path is at most " +
                          std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes");
   }
+  std::error_code ec;
+  const asio::local::stream_protocol::endpoint at(params_.path);
   struct stat st {};
   if (::lstat(params_.path.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode)) {
       return Status::error("owner.socket '" + params_.path + "' exists and is not a socket");
     }
+    asio::local::stream_protocol::socket probe(io_);
+    probe.connect(at, ec);
+    if (!ec) return Status::error("owner.socket '" + params_.path + "' is another daemon's");
     ::unlink(params_.path.c_str());  // a stale one, from a daemon that did not stop cleanly
+    ec.clear();
   }
-  std::error_code ec;
-  const asio::local::stream_protocol::endpoint at(params_.path);
   acceptor_.open(at.protocol(), ec);
   if (!ec) acceptor_.bind(at, ec);
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);

@@ -33,7 +33,8 @@ class OwnerSocket {
   OwnerSocket(asio::io_context& io, Params params, Handler handler);
   ~OwnerSocket();
 
-  // Binds (replacing a stale socket file) and accepts; the error names the path and the reason.
+  // Binds (replacing a stale socket file, never a live daemon's) and accepts; the error names the
+  // path and the reason.
   Status listen();
   void close();
 

@@ -4,7 +4,8 @@
 # and starts driftd.service (Type=notify: systemd waits for READY=1; guest work in an idle CPU
 # cgroup inside the one systemd delegates), a normal user with a copy of
 # the secret sees it with `driftctl status` and runs a heat2d job that matches the serial
-# reference; `systemctl reload` (SIGHUP) and `systemctl stop` work and the journal has the log.
+# reference; without it she reclaims and releases the PC through the owner socket once in
+# drift-owners (refused before); `systemctl reload` (SIGHUP) and `systemctl stop` work and the journal has the log.
 # Needs root, debootstrap, systemd-nspawn and the Debian mirror; exits 77 (skipped, said) without.
 # Usage: systemd_test.sh DIST
 set -euo pipefail
@@ -91,6 +92,21 @@ cluster=$(user 'driftctl --secret-file ~/secret run heat2d --tasks 4 --steps 100
 serial=$(user 'driftctl run heat2d --serial --tasks 4 --steps 100 --size 128x128' | awk '$1 == "checksum" {print $2}')
 [[ -n $cluster && $cluster == "$serial" ]] || fail "heat2d checksum '$cluster' differs from the serial '$serial'"
 echo "heat2d under systemd: checksum $cluster matches the serial reference"
+
+echo "== the person at the PC: the owner socket, no secret"
+# alice without her copy of the secret, from her home (no ./drift-local/secret there).
+inside rm /home/alice/secret
+refused=0
+user 'cd && driftctl reclaim' > "$tree.owner" 2>&1 || refused=$?
+[[ $refused -eq 4 ]] || fail "alice, not in drift-owners, got exit $refused: $(cat "$tree.owner")"
+grep -q "may not use this PC's owner socket" "$tree.owner" || fail "no reason given: $(cat "$tree.owner")"
+inside adduser --quiet alice drift-owners
+user 'cd && driftctl reclaim' > "$tree.owner" 2>&1 || fail "alice in drift-owners cannot reclaim: $(cat "$tree.owner")"
+grep -q reclaimed "$tree.owner" || grep -q draining "$tree.owner" || fail "reclaim said: $(cat "$tree.owner")"
+user 'cd && driftctl release' > "$tree.owner" 2>&1 || fail "alice cannot release: $(cat "$tree.owner")"
+inside journalctl -u driftd --no-pager | grep -q "alice (at this PC) asked it to reclaim" \
+  || fail "the journal does not say alice reclaimed"
+echo "owner socket: alice refused (exit 4) until in drift-owners, then reclaim and release"
 
 echo "== reload, stop, the journal"
 inside systemctl reload driftd || fail "systemctl reload failed: $(inside journalctl -u driftd --no-pager | tail -5)"
