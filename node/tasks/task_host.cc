@@ -179,6 +179,12 @@ void TaskHost::send_state(HostedJob& hosted, std::uint32_t index,
 
 void TaskHost::create(const CreateTasks& req, Done done) {
   if (HostedJob* existing = find_job(req.job); existing && !existing->tasks.empty()) {
+    // The same request again (a frame sent twice): the first one answers.
+    const bool same = existing->info->root == req.root &&
+                      std::all_of(req.indices.begin(), req.indices.end(), [&](std::uint32_t i) {
+                        return existing->tasks.contains(i);
+                      });
+    if (same) return spdlog::debug("job {}: CreateTasks again, ignored", req.job);
     return done(Status::error("job " + std::to_string(req.job) + " exists here"));
   }
   for (std::uint32_t index : req.indices) {

@@ -10,9 +10,11 @@ namespace drift::test {
 
 DriftctlOutput driftctl(const std::string& args) { return driftctl_as("", args); }
 
-DriftctlOutput driftctl_as(const std::string& user, const std::string& args) {
+DriftctlOutput driftctl_as(const std::string& user, const std::string& args,
+                           const std::string& executable) {
   const std::string as = user.empty() ? "" : "runuser -u " + user + " -- ";
-  const std::string command = as + (bin_dir() / "driftctl").string() + " " + args + " 2>&1";
+  const std::string exe = executable.empty() ? (bin_dir() / "driftctl").string() : executable;
+  const std::string command = as + exe + " " + args + " 2>&1";
   DriftctlOutput result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

@@ -13,7 +13,9 @@ struct DriftctlOutput {
 
 // `args` go to the shell after the executable's path, unquoted.
 DriftctlOutput driftctl(const std::string& args);
-// The same as another user (runuser; the test must be root).
-DriftctlOutput driftctl_as(const std::string& user, const std::string& args);
+// The same as another user (runuser; the test must be root), optionally of another copy of
+// driftctl (the build's may sit where that user cannot reach it).
+DriftctlOutput driftctl_as(const std::string& user, const std::string& args,
+                           const std::string& executable = "");
 
 }  // namespace drift::test

@@ -26,6 +26,11 @@ TEST_F(ClusterTest, ThePersonAtThePcReclaimsItThroughTheOwnerSocket) {
   const fs::path shared = pattern;
   fs::permissions(shared, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
   const std::string socket = (shared / "driftd.sock").string();
+  // The build's driftctl may be where other users cannot reach it (a private CI checkout).
+  const std::string exe = (shared / "driftctl").string();
+  fs::copy_file(bin_dir() / "driftctl", exe);
+  fs::permissions(exe, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec |
+                           fs::perms::group_read | fs::perms::others_read);
   ctl::LocalClusterOptions options;
   options.driftd = bin_dir() / "driftd";
   options.stop_with_parent = true;
@@ -39,18 +44,18 @@ TEST_F(ClusterTest, ThePersonAtThePcReclaimsItThroughTheOwnerSocket) {
   EXPECT_EQ(status.exit_code, 0) << status.out;
   EXPECT_NE(status.out.find("node1"), std::string::npos) << status.out;
 
-  const auto stranger = driftctl_as("daemon", at + "reclaim");
+  const auto stranger = driftctl_as("daemon", at + "reclaim", exe);
   EXPECT_EQ(stranger.exit_code, 4) << stranger.out;
   EXPECT_NE(stranger.out.find("user daemon may not use this PC's owner socket"), std::string::npos)
       << stranger.out;
 
-  const auto reclaim = driftctl_as("nobody", at + "reclaim");
+  const auto reclaim = driftctl_as("nobody", at + "reclaim", exe);
   EXPECT_EQ(reclaim.exit_code, 0) << reclaim.out;
   EXPECT_NE(reclaim.out.find("reclaimed"), std::string::npos) << reclaim.out;
   EXPECT_TRUE(poll_until(3s, 50ms, [&] {
     return log_of(1).find("nobody (at this PC) asked it to reclaim") != std::string::npos;
   })) << "the daemon did not log who reclaimed";
-  const auto release = driftctl_as("nobody", at + "release");
+  const auto release = driftctl_as("nobody", at + "release", exe);
   EXPECT_EQ(release.exit_code, 0) << release.out;
   EXPECT_NE(release.out.find("available"), std::string::npos) << release.out;
 
