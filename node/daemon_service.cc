@@ -20,7 +20,9 @@ namespace drift {
 void Daemon::on_signal() {
   signals_.async_wait([this](std::error_code ec, int sig) {
     if (ec || stopping_) return;
-    const std::size_t tasks = host_.tasks().size();
+    // A task on its way out (a balancing move just begun) is still ours: leaving at once would
+    // lose it, and its job would roll back as if this node had died.
+    const std::size_t tasks = host_.tasks().size() + migration_.moving_out();
     const std::size_t rooted = coordinator_.active_jobs();
     const bool others = alive_members() >= 2;
     if (sig == SIGINT || leaving_ || (tasks == 0 && rooted == 0) || !others) {
@@ -35,6 +37,7 @@ void Daemon::on_signal() {
     leaving_ = true;
     leave_deadline_ = std::chrono::steady_clock::now() + kLeaveDeadline;
     for (TaskId t : host_.tasks()) leaving_jobs_.insert(t.job);
+    for (TaskId t : migration_.moving_tasks()) leaving_jobs_.insert(t.job);
     spdlog::info("signal {}: leaving the cluster: moving {} task(s) away and handing {} job(s) "
                  "rooted here to their deputies first (up to {} s; a second signal stops at once)",
                  sig, tasks, rooted, kLeaveDeadline.count());
