@@ -1,6 +1,7 @@
 // The daemon's dispatch (part of Daemon): each message a peer sends goes to the part that
-// handles it — from a node (unless that identity was declared dead, or the message names
-// another node as its sender), or from a client, which may send only what its role allows.
+// handles it — from a node (unless that identity was declared dead, the message names another
+// node as its sender, or it is one only a job's root sends and the node is not that root), or
+// from a client, which may send only what its role allows.
 #include <spdlog/spdlog.h>
 
 #include <optional>
@@ -23,11 +24,21 @@ std::optional<std::uint32_t> claimed_sender(const WireMessage& msg) {
         } else if constexpr (std::is_same_v<T, TasksCreated> || std::is_same_v<T, RollbackReady> ||
                              std::is_same_v<T, NodeLeaving> || std::is_same_v<T, NodeLeft>) {
           return m.node;
+        } else if constexpr (std::is_same_v<T, JobRollback>) {
+          return m.root;
         } else {
           return std::nullopt;
         }
       },
       msg);
+}
+
+// The job of a message only the job's root sends: ending the job, and the reduced values every
+// task waits for.
+std::optional<std::uint64_t> root_only_job(const WireMessage& msg) {
+  if (const auto* end = std::get_if<JobEnd>(&msg)) return end->job;
+  if (const auto* reduced = std::get_if<ReductionResult>(&msg)) return reduced->job;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -45,6 +56,16 @@ void Daemon::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
     if (refusal_log_.allow(std::chrono::steady_clock::now())) {
       spdlog::warn("dropped {} from {}: it claims to come from node {} ({} such so far)",
                    to_string(type_of(msg)), conn->describe(), *sender, forged_senders_);
+    }
+    return;
+  }
+  if (const auto job = root_only_job(msg); job && locations_.home(*job) != conn->peer().node_id) {
+    ++forged_senders_;
+    if (refusal_log_.allow(std::chrono::steady_clock::now())) {
+      spdlog::warn("dropped {} of job {:#x} from {}: only the job's root, node {}, sends it ({} "
+                   "such so far)",
+                   to_string(type_of(msg)), *job, conn->describe(), locations_.home(*job),
+                   forged_senders_);
     }
     return;
   }

@@ -48,7 +48,7 @@ MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation) {
 
 std::shared_ptr<TlsContext> member_tls(const NodeConfig& c) {
   if (c.test.plaintext) return nullptr;
-  auto tls = TlsContext::member(c.secret, c.revoked_tokens);
+  auto tls = TlsContext::member(c.secret, c.revoked_tokens, {c.tls_ca, c.tls_cert, c.tls_key});
   if (!tls) throw std::runtime_error("TLS: " + tls.error());
   return *tls;
 }
@@ -61,6 +61,9 @@ Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsConte
   p.handshake.tls = std::move(tls);
   p.reconnect_min = c.reconnect_min;
   p.reconnect_max = c.reconnect_max;
+  p.admission = {c.max_handshakes, c.max_handshakes_per_address,
+                 static_cast<double>(c.connections_per_second),
+                 2.0 * c.connections_per_second};
   return p;
 }
 

@@ -151,6 +151,9 @@ Status apply(const Sources& src, NodeConfig& c) {
       .secret("cluster.secret_file", c.secret)
       .seeds("cluster.seeds", c.seeds)
       .text("cluster.revoked_tokens", true, revoked)
+      .path("cluster.tls_ca", true, c.tls_ca)
+      .path("cluster.tls_cert", true, c.tls_cert)
+      .path("cluster.tls_key", true, c.tls_key)
       .millis("membership.heartbeat_ms", 1, kMinute, c.heartbeat_interval)
       .whole("membership.group_size", 1, 1024, c.group_size)
       .real("membership.phi_threshold", 0, false, c.phi_threshold)
@@ -167,7 +170,10 @@ Status apply(const Sources& src, NodeConfig& c) {
       .millis("checkpoint.disk_wait_ms", 1, kTenMinutes * 6, c.checkpoint.disk_wait)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
-      .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max);
+      .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max)
+      .whole("net.max_handshakes", 1, 1u << 20, c.max_handshakes)
+      .whole("net.max_handshakes_per_address", 1, 1u << 20, c.max_handshakes_per_address)
+      .whole("net.connections_per_second", 1, 1u << 20, c.connections_per_second);
   {
     std::istringstream names(revoked);
     for (std::string name; std::getline(names, name, ',');) {
@@ -178,6 +184,14 @@ Status apply(const Sources& src, NodeConfig& c) {
               "'" + name + "' is not a token name (letters, digits and . _ - @)");
       c.revoked_tokens.insert(name);
     }
+  }
+  const bool certificates = !c.tls_ca.empty() || !c.tls_cert.empty() || !c.tls_key.empty();
+  for (const auto& [key, value] : {std::pair{"cluster.tls_ca", &c.tls_ca},
+                                   std::pair{"cluster.tls_cert", &c.tls_cert},
+                                   std::pair{"cluster.tls_key", &c.tls_key}}) {
+    a.check(!certificates || !value->empty(), key,
+            "is needed too: member certificates need cluster.tls_ca, cluster.tls_cert and "
+            "cluster.tls_key");
   }
   a.check(c.reconnect_max >= c.reconnect_min, "net.reconnect_max_ms",
           "must be >= net.reconnect_min_ms (" + millis_text(c.reconnect_min) + ")")

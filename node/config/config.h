@@ -38,6 +38,8 @@ struct NodeConfig {
   std::vector<std::uint8_t> secret;  // the secret file's bytes, trailing whitespace trimmed
   std::vector<Endpoint> seeds;
   std::set<std::string> revoked_tokens;  // names of people's tokens no longer accepted
+  // Members' certificates (optional; all three or none): the cluster CA, ours, our key.
+  std::string tls_ca, tls_cert, tls_key;
   std::chrono::milliseconds heartbeat_interval{100};
   std::uint32_t group_size = 8;
   double phi_threshold = 8.0;
@@ -48,6 +50,10 @@ struct NodeConfig {
   std::chrono::milliseconds suspect_timeout_max{0}, hang_timeout{30000};
   std::uint32_t max_frame_bytes = 8u << 20;
   std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
+  // Connections not yet authenticated: at most so many at once, so many from one address, and
+  // new ones from one address at most so many a second (bursts of twice that).
+  std::uint32_t max_handshakes = 128, max_handshakes_per_address = 16;
+  std::uint32_t connections_per_second = 100;
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
 

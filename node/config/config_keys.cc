@@ -50,6 +50,13 @@ std::vector<KeySpec> key_specs() {
        "people's tokens (driftctl token create) no longer accepted, by name; read again on "
        "SIGHUP" +
            dflt("none")},
+      {"cluster.tls_ca", "FILE",
+       "PEM certificates of the cluster's CA: members must then also show a certificate it "
+       "signed (scripts/make-cluster-certs.sh makes them)" +
+           dflt("none: the secret alone")},
+      {"cluster.tls_cert", "FILE", "this member's certificate (PEM, chain), with cluster.tls_ca" +
+                                       dflt("none")},
+      {"cluster.tls_key", "FILE", "its private key (PEM), with cluster.tls_ca" + dflt("none")},
       {"membership.heartbeat_ms", "MS", "heartbeat interval" + dflt(millis_text(d.heartbeat_interval))},
       {"membership.group_size", "N", "neighbours monitored" + dflt(std::to_string(d.group_size))},
       {"membership.phi_threshold", "PHI",
@@ -96,6 +103,14 @@ std::vector<KeySpec> key_specs() {
        "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
       {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(millis_text(d.reconnect_min))},
       {"net.reconnect_max_ms", "MS", "longest reconnect delay" + dflt(millis_text(d.reconnect_max))},
+      {"net.max_handshakes", "N",
+       "connections not yet authenticated at once; more are closed at once" +
+           dflt(std::to_string(d.max_handshakes))},
+      {"net.max_handshakes_per_address", "N",
+       "of those, from one address" + dflt(std::to_string(d.max_handshakes_per_address))},
+      {"net.connections_per_second", "N",
+       "new connections accepted from one address a second (bursts of twice that)" +
+           dflt(std::to_string(d.connections_per_second))},
       {"log.level", "LEVEL", "trace|debug|info|warn|error" + dflt(d.log_level)},
       {"log.file", "FILE", "log file" + dflt("stderr")},
       {"emulate.speed", "X",

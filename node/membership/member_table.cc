@@ -51,13 +51,19 @@ const MemberInfo& MemberTable::self() const { return members_.at(self_id_).info;
 
 Member& MemberTable::self_entry() { return members_.at(self_id_); }
 
-std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoint now) {
+std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoint now,
+                                                 std::uint32_t reporter) {
   if (info.node_id == self_id_) return refute(info);
   const auto it = members_.find(info.node_id);
   if (it == members_.end()) return learn(info, now);
   Member& m = it->second;
   if (!supersedes(info, m.info)) {
     if (m.info.address.empty() || m.info.arch.empty()) adopt_address(m.info, info);
+    return {};
+  }
+  if (info.state == MemberState::kDead && m.info.state != MemberState::kDead &&
+      reporter != info.node_id && !has_quorum()) {
+    ++deaths_disbelieved_;
     return {};
   }
   adopt_address(m.info, info);

@@ -82,7 +82,13 @@ class MemberTable {
   // we refute with incarnation = theirs + 1, returned as a transition to gossip. A claim that we
   // are dead at any incarnation this process held (since it started or last fenced) returns a
   // transition from kDead: we must fence, and take incarnation max(theirs, ours) + 1.
-  std::vector<MemberTransition> merge(const MemberInfo& info, TimePoint now);
+  // A claim that another member is dead is believed only while we have the quorum our own
+  // detector needs to declare a death (has_quorum), unless `reporter`, the member whose gossip
+  // carries it, says so of itself (it leaves); otherwise it is ignored (counted in
+  // deaths_disbelieved) and believed when gossiped again once we have a quorum.
+  std::vector<MemberTransition> merge(const MemberInfo& info, TimePoint now,
+                                      std::uint32_t reporter = 0);
+  std::uint64_t deaths_disbelieved() const { return deaths_disbelieved_; }
 
   // A heartbeat from a known member. Dropped if the incarnation is older than known, if the
   // member is dead at that incarnation, or if the member is unknown (merge its Hello first).
@@ -169,6 +175,7 @@ class MemberTable {
   SuspectTimeout suspect_timeout_;
   int own_health_ = 0;
   bool had_quorum_ = true;  // at the last tick
+  std::uint64_t deaths_disbelieved_ = 0;  // gossiped deaths ignored for want of a quorum
   std::size_t group_size_;
   std::uint64_t identity_since_;  // our incarnation when this process started or last fenced
   std::map<std::uint32_t, Member> members_;  // including self

@@ -255,7 +255,7 @@ void MembershipService::on_heartbeat(const Heartbeat& hb) {
     if (info.node_id == hb.from && info.state == MemberState::kDead) {
       spdlog::info("node {} leaves the cluster (it says so)", hb.from);
     }
-    publish(table_.merge(info, now));
+    publish(table_.merge(info, now, hb.from));
   }
 }
 

@@ -65,7 +65,9 @@ void PeerConnection::tls_handshake() {
   auto flushed = tls_->flush();
   if (!done) {
     const std::string why = TlsContext::refusal(tls_->ssl());
-    return close("refused TLS handshake (" + (why.empty() ? "wrong secret?" : why) +
+    const bool certificates = params_.tls && params_.tls->members_need_certificates();
+    return close("refused TLS handshake (" +
+                 (!why.empty() ? why : certificates ? "wrong secret or certificate?" : "wrong secret?") +
                  "): " + done.error());
   }
   if (!flushed) return close(flushed.error());
@@ -86,6 +88,9 @@ void PeerConnection::on_tls_handshake() {
     std::string identity = kMemberIdentity;
     if (side_ == Side::kAcceptor) {
       identity = TlsContext::peer_identity(tls_->ssl());
+      // No PSK but a certificate of the cluster CA: a certified member.
+      certified_ = identity.empty() && TlsContext::peer_certified(tls_->ssl());
+      if (certified_) identity = kMemberIdentity;
       auto who = principal_of(identity, static_cast<std::int64_t>(std::time(nullptr)),
                               params_.tls->revoked());
       if (!who) return close("refused TLS handshake: " + who.error());
@@ -403,6 +408,12 @@ void PeerConnection::on_peer_hello(const Hello& hello) {
   }
   if (hello.role == PeerRole::kNode && principal_.role != Role::kMember) {
     return close("refused hello: token '" + principal_.name + "' may not act as a node");
+  }
+  if (side_ == Side::kAcceptor && hello.role == PeerRole::kNode && params_.tls &&
+      params_.tls->members_need_certificates() && !certified_) {
+    return close("refused hello: node " + std::to_string(hello.node_id) +
+                 " showed the cluster secret but no certificate of the cluster CA "
+                 "(cluster.tls_ca); members of this cluster need one");
   }
   peer_hello_ = hello;
   state_ = State::kAwaitAuth;

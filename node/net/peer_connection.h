@@ -117,6 +117,7 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   Hello our_hello_;
   Hello peer_hello_;
   Principal principal_;
+  bool certified_ = false;  // acceptor: the peer showed a certificate of the cluster CA
   std::vector<std::uint8_t> auth_key_;  // HelloAuth's: the TLS identity's key (plaintext: the secret)
   std::string remote_;
   // The read buffer holds any frame allowed before the handshake, and grows once it is done.

@@ -3,6 +3,7 @@
 #include <openssl/err.h>
 #include <openssl/hmac.h>
 #include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
 
 #include <cstring>
 #include <ctime>
@@ -94,7 +95,8 @@ struct TlsCallbacks {
     *id = nullptr;
     *idlen = 0;
     *sess = nullptr;
-    if (self == nullptr || self->key_.empty()) return 1;
+    // A certified member proves itself with its certificate instead.
+    if (self == nullptr || self->key_.empty() || self->certified_members_) return 1;
     const SSL_CIPHER* cipher = SSL_CIPHER_find(ssl, kAes128GcmSha256);
     if (cipher == nullptr || (md != nullptr && md != SSL_CIPHER_get_handshake_digest(cipher))) {
       return 1;
@@ -108,7 +110,7 @@ struct TlsCallbacks {
   }
 
   // Server: the key of an identity we know, derived from the secret; else none (the handshake
-  // then fails: there is no certificate to fall back on).
+  // then fails, unless the peer has a certificate to fall back on).
   static int find_session(SSL* ssl, const unsigned char* id, std::size_t idlen,
                           SSL_SESSION** sess) {
     *sess = nullptr;
@@ -154,7 +156,8 @@ Status TlsContext::prepare(TlsContext& self) {
 }
 
 Result<std::shared_ptr<TlsContext>> TlsContext::member(const std::vector<std::uint8_t>& secret,
-                                                       std::set<std::string> revoked) {
+                                                       std::set<std::string> revoked,
+                                                       const TlsCertificates& certificates) {
   if (secret.empty()) return Status::error("no cluster secret for TLS");
   std::shared_ptr<TlsContext> self(new TlsContext());
   self->secret_ = secret;
@@ -162,7 +165,60 @@ Result<std::shared_ptr<TlsContext>> TlsContext::member(const std::vector<std::ui
   self->identity_ = kMemberIdentity;
   self->key_ = tls_psk(secret, kMemberIdentity);
   if (Status st = prepare(*self); !st) return st;
+  if (certificates.configured()) {
+    if (Status st = use_certificates(*self, certificates); !st) return st;
+  }
   return self;
+}
+
+// Our certificate and key, and the CA every member's must be signed by; verified both ways.
+Status TlsContext::use_certificates(TlsContext& self, const TlsCertificates& files) {
+  const auto missing = [](const char* key) {
+    return Status::error(std::string("cluster.") + key +
+                         " is empty: certificates need cluster.tls_ca, tls_cert and tls_key");
+  };
+  if (files.ca.empty()) return missing("tls_ca");
+  if (files.cert.empty()) return missing("tls_cert");
+  if (files.key.empty()) return missing("tls_key");
+  SSL_CTX* ctx = self.context_.native_handle();
+  ERR_clear_error();
+  if (SSL_CTX_load_verify_locations(ctx, files.ca.c_str(), nullptr) != 1) {
+    return Status::error("cannot use " + files.ca + " (cluster.tls_ca) as CA certificates: " +
+                         openssl_error());
+  }
+  if (SSL_CTX_use_certificate_chain_file(ctx, files.cert.c_str()) != 1) {
+    return Status::error("cannot use " + files.cert + " (cluster.tls_cert) as a certificate: " +
+                         openssl_error());
+  }
+  if (SSL_CTX_use_PrivateKey_file(ctx, files.key.c_str(), SSL_FILETYPE_PEM) != 1) {
+    return Status::error("cannot use " + files.key + " (cluster.tls_key) as a private key: " +
+                         openssl_error());
+  }
+  if (SSL_CTX_check_private_key(ctx) != 1) {
+    return Status::error(files.key + " (cluster.tls_key) is not the key of " + files.cert +
+                         " (cluster.tls_cert)");
+  }
+  // Our own certificate must pass the check we apply to everyone else's.
+  X509_STORE_CTX* check = X509_STORE_CTX_new();
+  const bool ours_ok = check != nullptr &&
+                       X509_STORE_CTX_init(check, SSL_CTX_get_cert_store(ctx),
+                                           SSL_CTX_get0_certificate(ctx), nullptr) == 1 &&
+                       X509_verify_cert(check) == 1;
+  const int why = check ? X509_STORE_CTX_get_error(check) : X509_V_ERR_OUT_OF_MEM;
+  X509_STORE_CTX_free(check);
+  if (!ours_ok) {
+    return Status::error(files.cert + " (cluster.tls_cert) does not verify against " + files.ca +
+                         " (cluster.tls_ca): " + X509_verify_cert_error_string(why));
+  }
+  // PSK handshakes (clients) never ask for a certificate; the others must show one. (OpenSSL
+  // wants a session id context whenever it checks peers, sessions or not.)
+  static constexpr unsigned char kSessionContext[] = "drift member";
+  if (SSL_CTX_set_session_id_context(ctx, kSessionContext, sizeof kSessionContext - 1) != 1) {
+    return Status::error("cannot set up TLS certificates: " + openssl_error());
+  }
+  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
+  self.certified_members_ = true;
+  return Status::ok();
 }
 
 Result<std::shared_ptr<TlsContext>> TlsContext::client(const std::string& identity,
@@ -190,6 +246,10 @@ void TlsContext::set_revoked(std::set<std::string> revoked) {
 std::set<std::string> TlsContext::revoked() const {
   std::lock_guard lock(mutex_);
   return revoked_;
+}
+
+bool TlsContext::peer_certified(SSL* ssl) {
+  return SSL_get0_peer_certificate(ssl) != nullptr && SSL_get_verify_result(ssl) == X509_V_OK;
 }
 
 std::string TlsContext::peer_identity(SSL* ssl) {

@@ -46,10 +46,38 @@ void Transport::accept_next() {
     if (ec) {
       spdlog::warn("accept failed: {}", ec.message());
     } else {
-      make_connection(std::move(socket), PeerConnection::Side::kAcceptor)->start(self_);
+      admit(std::move(socket));
     }
     accept_next();
   });
+}
+
+// A stranger's connection starts its handshake only within the admission limits; until it is
+// authenticated it counts against them.
+void Transport::admit(asio::ip::tcp::socket socket) {
+  std::error_code ec;
+  const auto remote = socket.remote_endpoint(ec);
+  if (ec) return;  // already gone
+  const std::string address = remote.address().to_string();
+  if (std::string why = admission_.admit(address, std::chrono::steady_clock::now()); !why.empty()) {
+    ++frames_refused_;
+    if (refusal_log_.allow(LogLimiter::Clock::now())) {
+      spdlog::warn("refused a connection from {}: {}", remote.address().to_string() + ":" +
+                   std::to_string(remote.port()), why);
+    }
+    socket.close(ec);
+    return;
+  }
+  auto conn = make_connection(std::move(socket), PeerConnection::Side::kAcceptor);
+  unsettled_[conn.get()] = address;
+  conn->start(self_);
+}
+
+void Transport::settle(const ConnectionPtr& conn) {
+  const auto it = unsettled_.find(conn.get());
+  if (it == unsettled_.end()) return;
+  admission_.settled(it->second);
+  unsettled_.erase(it);
 }
 
 ConnectionPtr Transport::make_connection(asio::ip::tcp::socket socket,
@@ -256,6 +284,7 @@ void Transport::shutdown() {
 }
 
 void Transport::on_authenticated(const ConnectionPtr& conn) {
+  settle(conn);
   const Hello& peer = conn->peer();
   spdlog::debug("authenticated {} ({})", conn->describe(),
                 conn->side() == PeerConnection::Side::kConnector ? "outgoing" : "incoming");
@@ -282,6 +311,7 @@ void Transport::on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) {
 }
 
 void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) {
+  settle(conn);
   connections_.erase(conn);
   bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;
   if (refused) {

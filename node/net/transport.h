@@ -16,6 +16,7 @@
 #include "node/net/log_limiter.h"
 #include <string>
 
+#include "node/net/admission.h"
 #include "node/net/endpoint.h"
 #include "node/net/frame_faults.h"
 #include "node/net/peer_connection.h"
@@ -29,6 +30,7 @@ class Transport : private ConnectionListener {
     HandshakeParams handshake;
     std::chrono::milliseconds reconnect_min{100};
     std::chrono::milliseconds reconnect_max{5000};
+    Admission::Limits admission;  // for connections from strangers, until authenticated
   };
   // Called for every message on an authenticated connection (from peers or clients).
   using MessageHandler = std::function<void(const ConnectionPtr&, WireMessage&&)>;
@@ -102,6 +104,8 @@ class Transport : private ConnectionListener {
   void schedule_redial(std::uint32_t node_id);
   void attach(Link& link, ConnectionPtr conn);
   ConnectionPtr make_connection(asio::ip::tcp::socket socket, PeerConnection::Side side);
+  void admit(asio::ip::tcp::socket socket);
+  void settle(const ConnectionPtr& conn);
 
   void on_authenticated(const ConnectionPtr& conn) override;
   void on_message(const ConnectionPtr& conn, WireMessage&& msg) override;
@@ -115,6 +119,8 @@ class Transport : private ConnectionListener {
   asio::steady_timer trim_timer_;  // returns pooled chunk buffers after a quiet spell
   std::map<std::uint32_t, Link> links_;
   std::set<ConnectionPtr> connections_;  // every live connection, both sides
+  Admission admission_{params_.admission};
+  std::map<const PeerConnection*, std::string> unsettled_;  // accepted, not yet authenticated: from where
   LogLimiter refusal_log_{20, std::chrono::seconds(10)};  // what peers can make us log
   MessageHandler message_handler_;
   PeerHandler peer_handler_;

@@ -1,8 +1,15 @@
 // (c) Garbage, a plaintext Hello, a TLS handshake with a wrong key or an unknown identity, and,
 // inside TLS, an oversized frame header and a wrong-secret drift handshake sent to a daemon's
 // port are refused: the connection is closed, the reason is logged, and the daemon keeps
-// serving.
+// serving. A flood of silent connections from one address is capped (net.max_handshakes_per_address)
+// while members and clients from elsewhere go on.
 #include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <array>
 #include <string>
@@ -151,6 +158,59 @@ TEST_F(HostileInputTest, ClientWithWrongSecretGetsAClearError) {
       << connection.error();
   EXPECT_NE(connection.error().find("secret"), std::string::npos) << connection.error();
   expect_still_serving();
+}
+
+// A TCP connection from `source` (another loopback address) to `to` that says nothing; -1 if
+// it could not be made.
+int silent_connection(const char* source, const Endpoint& to) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  sockaddr_in from{};
+  from.sin_family = AF_INET;
+  ::inet_pton(AF_INET, source, &from.sin_addr);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(to.port);
+  ::inet_pton(AF_INET, to.host.c_str(), &addr.sin_addr);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Whether the daemon has closed `fd` by now (a read returns end of file or a reset).
+bool closed_now(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, 0) <= 0) return false;
+  char byte;
+  return ::recv(fd, &byte, 1, MSG_DONTWAIT) <= 0;
+}
+
+TEST_F(HostileInputTest, AFloodOfSilentConnectionsFromOneAddressIsCapped) {
+  constexpr int kFlood = 40, kPerAddress = 16;  // net.max_handshakes_per_address's default
+  std::vector<int> fds;
+  for (int i = 0; i < kFlood; ++i) {
+    const int fd = silent_connection("127.0.0.2", cluster().node_endpoint(1));
+    ASSERT_GE(fd, 0) << "connection " << i;
+    fds.push_back(fd);
+  }
+  // Those beyond the cap are closed at once; the others wait for their handshake (5 s), so
+  // well before then exactly kFlood - kPerAddress are closed.
+  std::vector<bool> closed(fds.size(), false);
+  int count = 0;
+  poll_until(3s, 20ms, [&] {
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (!closed[i] && closed_now(fds[i])) closed[i] = true, ++count;
+    }
+    return count >= kFlood - kPerAddress;
+  });
+  EXPECT_EQ(count, kFlood - kPerAddress);
+  expect_log_mentions("connections from 127.0.0.2 are already in their handshake");
+  // A client from another address, and the members, are not held up by it.
+  expect_still_serving();
+  for (int fd : fds) ::close(fd);
 }
 
 }  // namespace

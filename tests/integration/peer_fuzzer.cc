@@ -1,5 +1,7 @@
 #include "tests/integration/peer_fuzzer.h"
 
+#include <thread>
+
 #include "ctl/frame_io.h"
 #include "ctl/status_query.h"
 #include "ctl/tcp_stream.h"
@@ -31,7 +33,13 @@ Result<int> PeerFuzzer::run(int frames, const std::function<Result<std::uint64_t
   if (!before) return before.status();
   for (int i = 0; i < frames; ++i) {
     if (!stream) {
-      auto opened = open();
+      // A daemon admits so many new connections a second from one address (net.
+      // connections_per_second); past that, back off and try again, as any client would.
+      auto opened = open_member_connection(to_, secret_, cluster_, 99);
+      for (int tries = 1; !opened && tries < 50; ++tries) {
+        std::this_thread::sleep_for(100ms);
+        opened = open_member_connection(to_, secret_, cluster_, 99);
+      }
       if (!opened) return Status::error("connection " + std::to_string(connections + 1) + ": " + opened.error());
       stream = std::move(opened).value();
       ++connections;
@@ -49,15 +57,18 @@ Result<int> PeerFuzzer::run(int frames, const std::function<Result<std::uint64_t
   return connections;
 }
 
-Result<std::unique_ptr<ctl::TcpStream>> PeerFuzzer::open() {
-  auto tls = TlsContext::client(kMemberIdentity, tls_psk(secret_, kMemberIdentity));
+Result<std::unique_ptr<ctl::TcpStream>> open_member_connection(const Endpoint& to,
+                                                               const std::vector<std::uint8_t>& secret,
+                                                               const std::string& cluster,
+                                                               std::uint32_t node_id) {
+  auto tls = TlsContext::client(kMemberIdentity, tls_psk(secret, kMemberIdentity));
   if (!tls) return tls.status();
-  auto stream = ctl::TcpStream::connect(to_, ctl::Clock::now() + 5s, *tls);
+  auto stream = ctl::TcpStream::connect(to, ctl::Clock::now() + 5s, *tls);
   if (!stream) return stream.status();
   const auto deadline = ctl::Clock::now() + 5s;
-  Hello ours = ctl::client_hello(cluster_);
+  Hello ours = ctl::client_hello(cluster);
   ours.role = PeerRole::kNode;
-  ours.node_id = 99;
+  ours.node_id = node_id;
   ours.incarnation = 1;
   ours.name = "fuzzer";
   ours.listen_address = "127.0.0.1:9";
@@ -68,7 +79,7 @@ Result<std::unique_ptr<ctl::TcpStream>> PeerFuzzer::open() {
   if (!auth) return auth.status();
   const auto* hello = std::get_if<Hello>(&*theirs);
   if (!hello) return Status::error("no Hello from the daemon");
-  const HelloAuth proof{handshake_mac(tls_psk(secret_, kMemberIdentity), ours, *hello)};
+  const HelloAuth proof{handshake_mac(tls_psk(secret, kMemberIdentity), ours, *hello)};
   if (Status st = ctl::write_message(**stream, proof, deadline); !st) return st;
   return stream;
 }

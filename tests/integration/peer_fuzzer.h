@@ -31,7 +31,6 @@ class PeerFuzzer {
   Result<int> run(int frames, const std::function<Result<std::uint64_t>()>& refusals);
 
  private:
-  Result<std::unique_ptr<ctl::TcpStream>> open();
   std::vector<std::uint8_t> next_frame();
 
   Endpoint to_;
@@ -39,6 +38,13 @@ class PeerFuzzer {
   std::string cluster_;
   std::mt19937_64 rng_{0xf022'd71f'0000'0017ULL};
 };
+
+// A connection to the daemon at `to` that completed a real TLS and drift handshake as member
+// `node_id` ("fuzzer", listening nowhere useful), holding the cluster secret.
+Result<std::unique_ptr<ctl::TcpStream>> open_member_connection(const Endpoint& to,
+                                                               const std::vector<std::uint8_t>& secret,
+                                                               const std::string& cluster,
+                                                               std::uint32_t node_id);
 
 // Node `node`'s count of refusals, from its own status over `watcher`.
 Result<std::uint64_t> refusals_of(ctl::ClientConnection& watcher, std::uint32_t node);

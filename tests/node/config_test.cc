@@ -337,6 +337,18 @@ TEST_F(ConfigTest, MalformedSeedNamesItsOwnLine) {
            {"cluster.seeds = '[::1]' (command line)"});
 }
 
+TEST_F(ConfigTest, MemberCertificatesNeedAllThreeKeysRelativeToTheFile) {
+  const std::string three = std::string(kMinimal) +
+                            "tls_ca = ca.pem\ntls_cert = n1.pem\ntls_key = n1.key\n";
+  const NodeConfig c = config_of(parse_file(three));
+  EXPECT_EQ(c.tls_ca, path("ca.pem"));
+  EXPECT_EQ(c.tls_cert, path("n1.pem"));
+  EXPECT_EQ(c.tls_key, path("n1.key"));
+  error_of(parse_file(std::string(kMinimal) + "tls_ca = ca.pem\ntls_cert = n1.pem\n"),
+           {"cluster.tls_key", "is needed too", "cluster.tls_ca, cluster.tls_cert and cluster.tls_key"});
+  error_of(parse_file(kMinimal, {"--cluster.tls_key=k.pem"}), {"cluster.tls_ca", "is needed too"});
+}
+
 TEST_F(ConfigTest, UnknownLogLevel) {
   error_of(parse_file(std::string(kMinimal) + "[log]\nlevel = loud\n"),
            {"log.level = 'loud'", at(6), "trace, debug, info, warn, error"});

@@ -190,6 +190,30 @@ TEST(MemberTableTest, AMinorityDoesNotDeclareTheMajorityDead) {
   for (std::uint32_t id : {1u, 2u, 3u}) EXPECT_EQ(state_of(t, id), State::kSuspect) << id;
 }
 
+TEST(MemberTableTest, AGossipedDeathIsBelievedOnlyWithTheQuorumOurOwnDetectorNeeds) {
+  MemberTable t = ring(4, 5);  // node 4, cut off with node 5: no quorum
+  for (std::uint32_t id : {1u, 2u, 3u, 5u}) t.heartbeat(id, 1, {}, kT0);
+  silence_all_but(t, {5}, 5000);
+  ASSERT_FALSE(t.has_quorum());
+  // Node 5 (on our side, so heard) says 1 is dead: without a quorum we would not declare it
+  // ourselves, so we do not believe it either.
+  EXPECT_TRUE(t.merge(info(1, 1, State::kDead), kT0 + milliseconds(5000), 5).empty());
+  EXPECT_EQ(state_of(t, 1), State::kSuspect);
+  EXPECT_EQ(t.deaths_disbelieved(), 1u);
+  // A member's word about itself (it leaves) needs no quorum.
+  auto left = t.merge(info(3, 1, State::kDead), kT0 + milliseconds(5000), 3);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].to, State::kDead);
+  // With a quorum, the same claim is believed.
+  MemberTable u = ring(1, 5);
+  for (std::uint32_t id = 2; id <= 5; ++id) u.heartbeat(id, 1, {}, kT0);
+  ASSERT_TRUE(u.has_quorum());
+  auto ts = u.merge(info(2, 1, State::kDead), kT0, 3);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kDead, 1}));
+  EXPECT_EQ(u.deaths_disbelieved(), 0u);
+}
+
 TEST(MemberTableTest, AMinorityThatHealsGivesItsSuspectsAFreshTimeout) {
   MemberTable t = ring(4, 5);  // node 4, cut off with node 5 for 5 s
   for (std::uint32_t id : {1u, 2u, 3u, 5u}) t.heartbeat(id, 1, {}, kT0);
