@@ -21,6 +21,9 @@ endif()
 set(DRIFT_SYSTEMD_UNIT_DIR ${drift_unit_default} CACHE PATH "where driftd.service is installed")
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/driftd.service
         DESTINATION ${DRIFT_SYSTEMD_UNIT_DIR} COMPONENT runtime)
+# Member certificates for cluster.tls_* (README, "Member certificates").
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/make-cluster-certs.sh
+        DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/drift COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/conf/driftd.conf ${PROJECT_SOURCE_DIR}/conf/local.conf
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/drift/examples COMPONENT runtime)
 # Each package's copyright and changelog (Debian's rules: /usr/share/doc/PACKAGE, gzip -9n).

@@ -28,6 +28,7 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME drift)
 # adduser: the postinst makes the drift user; procps: the unit's ExecReload is /bin/kill (a
 # minimal Debian has no procps: found by tests/package/systemd_test.sh).
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "adduser, procps")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "openssl")  # make-cluster-certs.sh
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "logrotate")
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "turns the idle PCs of an office into one parallel machine

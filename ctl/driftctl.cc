@@ -14,6 +14,7 @@
 #include "ctl/local_command.h"
 #include "ctl/migrate_command.h"
 #include "ctl/owner_command.h"
+#include "ctl/jobs_command.h"
 #include "ctl/run_command.h"
 #include "ctl/status_command.h"
 #include "ctl/tasks_command.h"
@@ -26,7 +27,8 @@ namespace drift::ctl {
 namespace {
 
 constexpr const char* kCommands =
-    "status, run, tasks, migrate, reclaim, release, token, cluster, local or fault";
+    "status, run, submit, jobs, attach, cancel, result, tasks, migrate, reclaim, release, "
+    "token, cluster, local or fault";
 
 po::options_description general_options() {
   po::options_description d("General options");
@@ -45,6 +47,11 @@ int print_help(ConnectionSettings& settings) {
          "  status [--json]                   the cluster's members, their state and load\n"
          "  run APP [options] [--json]        run an application on the cluster\n"
          "  run APP --serial [options]        run the application's serial reference here\n"
+         "  submit APP [options] [--name N]   start a job and return with its id\n"
+         "  jobs [--all] [--json]             the jobs running or ended lately, yours or all\n"
+         "  attach JOB                        follow a job to its end (Ctrl-C detaches)\n"
+         "  cancel JOB                        end a job now (its owner or an admin)\n"
+         "  result JOB [--json]               a finished job's report\n"
          "  tasks [--json]                    the running jobs' tasks and where they live\n"
          "  migrate JOB:INDEX NODE_ID         move a running task to another node\n"
          "  reclaim [--wait]                  the owner takes the --node workstation back:\n"
@@ -93,6 +100,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest,
              const ConnectionSettings& settings) {
   if (command == "status") return status_command(rest, settings);
   if (command == "run") return run_command(rest, settings);
+  if (command == "submit") return run_command(rest, settings, /*submit=*/true);
+  if (command == "jobs" || command == "attach" || command == "cancel" || command == "result") {
+    return jobs_command(command, rest, settings);
+  }
   if (command == "tasks") return tasks_command(rest, settings);
   if (command == "migrate") return migrate_command(rest, settings);
   if (command == "reclaim" || command == "release") return owner_command(command, rest, settings);

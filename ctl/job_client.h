@@ -32,4 +32,12 @@ Result<JobEndMessage> run_job(ClientConnection& connection, const JobSpec& spec,
                               const NoticeHandler& on_notice = {},
                               const Reattach* reattach = nullptr);
 
+// The same for a job already running (`driftctl attach`): sends JobAttach for `job` on
+// `connection` (its root's) and follows the job to its end; a job that ended already answers
+// with its end at once. `what` names the job in errors.
+Result<JobEndMessage> attach_job(ClientConnection& connection, std::uint64_t job,
+                                 const std::string& what, const ProgressHandler& on_progress,
+                                 Clock::time_point deadline, const NoticeHandler& on_notice = {},
+                                 const Reattach* reattach = nullptr);
+
 }  // namespace drift::ctl

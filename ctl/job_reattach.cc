@@ -32,10 +32,13 @@ Result<Attached> ask(const Reattach& how, const JobAttach& attach, const Endpoin
   if (Status s = (*connection)->send(attach); !s) return s;
   auto reply = (*connection)->receive(Clock::now() + std::chrono::seconds(2));
   if (!reply) return reply.status();
+  if (std::holds_alternative<JobResult>(*reply) || std::holds_alternative<JobFailed>(*reply)) {
+    return Attached{std::move(connection).value(), {}, std::move(*reply)};
+  }
   auto* notice = std::get_if<JobNotice>(&*reply);
   if (!notice) return Status::error(at.to_string() + " sent " + to_string(type_of(*reply)));
   if (notice->kind == JobNoticeKind::kRootChanged) {
-    return Attached{std::move(connection).value(), *notice};
+    return Attached{std::move(connection).value(), *notice, std::nullopt};
   }
   *named = notice->node;
   return Status::error(notice->text);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct Reattach {
 struct Attached {
   std::unique_ptr<ClientConnection> connection;
   JobNotice notice;  // the new root's kRootChanged
+  std::optional<WireMessage> end;  // or the job's end (JobResult, JobFailed): it ended there
 };
 
 // `lost` is the address of the root that was lost (tried last); `steps_seen` the most steps of

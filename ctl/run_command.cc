@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"
 #include "ctl/job_client.h"
+#include "ctl/job_control.h"
 #include "ctl/job_report.h"
 #include "ctl/progress_bar.h"
 #include "ctl/status_query.h"
@@ -28,11 +31,34 @@ namespace {
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
     "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
-    "chaos-grain", "binary",
+    "chaos-grain", "binary", "name",
     "placement", "checkpoint-steps", "checkpoint-ms", "help"};
 
 // Pieces of an executable sent to the daemon (its frames allow far more).
 constexpr std::uint32_t kUploadPiece = 1u << 20;
+
+// Ctrl-C while a job runs only detaches: the job goes on at its root. What to say then is made
+// once the job's id is known, and written by the handler (write(2) is async-signal-safe).
+char detach_text[256];
+volatile std::sig_atomic_t detach_length = 0;
+
+extern "C" void on_interrupt(int) {
+  if (detach_length > 0) {
+    (void)!::write(STDERR_FILENO, detach_text, static_cast<std::size_t>(detach_length));
+  }
+  ::_exit(130);
+}
+
+void say_on_interrupt(std::uint64_t job) {
+  if (detach_length > 0) return;
+  const std::string id = format_job_id(job);
+  const int n = std::snprintf(detach_text, sizeof detach_text,
+                              "\ndriftctl: detached; job %s goes on (driftctl attach %s to follow "
+                              "it, driftctl cancel %s to stop it)\n",
+                              id.c_str(), id.c_str(), id.c_str());
+  detach_length = std::min(n, static_cast<int>(sizeof detach_text) - 1);
+  std::signal(SIGINT, on_interrupt);
+}
 
 struct RunArgs {
   std::uint32_t tasks = 0;
@@ -43,8 +69,10 @@ struct RunArgs {
   std::string placement;
   std::string checkpoint_steps, checkpoint_ms;
   std::vector<std::string> binaries;
+  std::string name;
   bool serial = false;
   bool json = false;
+  bool submit = false;  // `driftctl submit`: start the job and return with its id
 };
 
 po::options_description run_options(RunArgs& a) {
@@ -57,6 +85,8 @@ po::options_description run_options(RunArgs& a) {
   add("serial", po::bool_switch(&a.serial),
       "run the serial reference here instead of on the cluster");
   add("json", po::bool_switch(&a.json), "print one JSON object instead of the summary");
+  add("name", po::value<std::string>(&a.name)->value_name("NAME"),
+      "a name for the job in `driftctl jobs` (default: the application's)");
   add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
       "give up waiting for the job after this long (default: no limit)");
   add("binary", po::value<std::vector<std::string>>(&a.binaries)->value_name("ARCH=FILE"),
@@ -166,6 +196,20 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
     }
     add_to_spec(spec, executables);
   }
+  if (a.submit) {
+    auto accepted = submit_job(**connection, spec, Clock::now() + std::chrono::seconds(60));
+    if (!accepted) return report_failure(kExitFailed, accepted.error());
+    if (a.json) {
+      std::cout << nlohmann::json{{"job", format_job_id(accepted->job)},
+                                  {"root", accepted->root}}.dump()
+                << "\n";
+    } else {
+      std::cout << "job " << format_job_id(accepted->job) << " submitted (root node "
+                << accepted->root << "); follow it with `driftctl attach "
+                << format_job_id(accepted->job) << "`\n";
+    }
+    return kExitOk;
+  }
   // The members, so that the job can be followed to a new root if this one dies.
   Reattach reattach{connect, {}};
   if (auto members = query_status(**connection, connect.handshake_timeout)) {
@@ -173,7 +217,11 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
   }
   ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
   auto end = run_job(
-      **connection, spec, [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
+      **connection, spec,
+      [&](const JobProgress& p) {
+        say_on_interrupt(p.job);
+        bar.update(p.step, p.steps, p.values);
+      },
       deadline_after(a.timeout_s),
       [&](const JobNotice& n) {
         bar.finish();
@@ -196,8 +244,9 @@ bool asks_for_help(const std::vector<std::string>& args) {
 
 // Everything after "run APP": parse, check with the application's own rules, run.
 int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswer& info,
-            const std::vector<std::string>& args, ConnectionSettings& settings) {
+            const std::vector<std::string>& args, ConnectionSettings& settings, bool submit) {
   RunArgs a;
+  a.submit = submit;
   const std::string name = exe.own ? info.app : app_arg;
   const auto app_opts = app_options(info.options, kRunOptionNames);
   po::options_description options;
@@ -221,6 +270,10 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
       return usage_error("run", "--placement " + a.placement + ": expected capacity or even");
     }
     spec.runtime["placement"] = a.placement;
+  }
+  if (!a.name.empty()) {
+    if (a.name.size() > 64) return usage_error("run", "--name: at most 64 characters");
+    spec.runtime["name"] = a.name;
   }
   if (!a.checkpoint_steps.empty()) spec.runtime["checkpoint_steps"] = a.checkpoint_steps;
   if (!a.checkpoint_ms.empty()) spec.runtime["checkpoint_ms"] = a.checkpoint_ms;
@@ -264,7 +317,7 @@ Status add_runtime_options(JobSpec& spec, const ChaosOptions& chaos, bool serial
   return Status::ok();
 }
 
-int run_command(const std::vector<std::string>& args, ConnectionSettings settings) {
+int run_command(const std::vector<std::string>& args, ConnectionSettings settings, bool submit) {
   if (args.empty() || args.front().starts_with("-")) {
     if (asks_for_help(args)) return print_general_help();
     return usage_error("run", "missing the application to run: an installed one (" + known_apps() +
@@ -275,7 +328,7 @@ int run_command(const std::vector<std::string>& args, ConnectionSettings setting
   auto info = app_info(exe->path);
   if (!info) return report_failure(kExitFailed, info.error());
   return run_app(args.front(), *exe, *info, std::vector<std::string>(args.begin() + 1, args.end()),
-                 settings);
+                 settings, submit);
 }
 
 }  // namespace drift::ctl

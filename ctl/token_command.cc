@@ -70,13 +70,9 @@ int token_command(const std::vector<std::string>& args, ConnectionSettings setti
   if (Status st = check_token_name(name); !st) return usage_error(kCommand, st.message());
   Token token;
   token.name = name;
-  if (role == "user") {
-    token.role = Role::kUser;
-  } else if (role == "admin") {
-    token.role = Role::kAdmin;
-  } else {
-    return usage_error(kCommand, "--role '" + role + "': user or admin");
-  }
+  auto parsed_role = parse_role(role);
+  if (!parsed_role) return usage_error(kCommand, "--" + parsed_role.error());
+  token.role = *parsed_role;
   if (vm.count("expires")) {
     if (!(days > 0) || days > 36500) {
       return usage_error(kCommand, "--expires '" + plain_number(days) + "' must be in (0, 36500] days");

@@ -80,7 +80,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                    [this](const AppQuery& q, std::function<void(Result<AppAnswer>)> answer) {
                      ask_app(q, std::move(answer));
                    },
-                   config_.checkpoint),
+                   config_.checkpoint, config_.keep_results),
       recovery_(*this, host_, locations_,
                 RecoveryAgent::Hooks{[this] { return buddy(); },
                                      [this](std::uint64_t job) { reset_job(job); },

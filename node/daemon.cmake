@@ -9,6 +9,7 @@ add_library(drift_node
   jobs/job_coordinator.cc
   jobs/job_coordinator_recovery.cc
   jobs/job_coordinator_takeover.cc
+  jobs/job_coordinator_jobs.cc
   recovery/recovery_agent.cc
   tasks/message_router.cc
   tasks/migration_service.cc

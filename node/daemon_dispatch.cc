@@ -181,7 +181,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
 namespace {
 
 // What a client may ask for, by role (docs/architecture.md §4): a token of any role may look
-// (status, tasks), ship executables, run jobs and attach to its own; moving tasks, reclaiming
+// (status, tasks, jobs), ship executables, run jobs and attach to or cancel its own (the
+// coordinator checks whose a job is); moving tasks, reclaiming
 // or releasing a node and frame faults need an admin; the cluster secret may do everything.
 Role needed_role(const WireMessage& msg) {
   if (std::holds_alternative<MigrateRequest>(msg) || std::holds_alternative<OwnerRequest>(msg) ||
@@ -209,6 +210,15 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     run->spec.runtime["owner"] = who.name;  // whatever the client wrote there
     spdlog::info("{} submitted a {} job ({} tasks)", who.name, run->spec.app, run->spec.tasks);
     coordinator_.submit(std::move(*run), conn);
+  } else if (auto* submit = std::get_if<SubmitRequest>(&msg)) {
+    submit->spec.runtime["owner"] = who.name;
+    spdlog::info("{} submitted a {} job ({} tasks) to run on its own", who.name,
+                 submit->spec.app, submit->spec.tasks);
+    coordinator_.submit(RunRequest{std::move(submit->spec)}, conn, /*follow=*/false);
+  } else if (auto* cancel = std::get_if<JobCancel>(&msg)) {
+    coordinator_.on_cancel(conn, *cancel);
+  } else if (auto* list = std::get_if<JobListRequest>(&msg)) {
+    conn->send(coordinator_.list(who, list->all));
   } else if (auto* migrate = std::get_if<MigrateRequest>(&msg)) {
     spdlog::info("{} asked to move task {:#x}:{} to node {}", who.name, migrate->task.job,
                  migrate->task.index, migrate->dest);

@@ -16,6 +16,7 @@
 #include "protocol/app_messages.h"
 #include "protocol/balance_messages.h"
 #include "protocol/fault_messages.h"
+#include "protocol/job_messages.h"
 #include "protocol/owner_messages.h"
 #include "protocol/recovery_messages.h"
 #include "protocol/wire_types.h"
@@ -567,6 +568,7 @@ using WireMessage =
                  JobRollback, RollbackReady, JobResume, JobRecord, JobAttach,
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
                  DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest, WorkerLost, AppOffer, AppOfferReply, AppPiece,
-                 AppStored, AppFetch, NodeLeft, NodeLeftAck, Refused>;
+                 AppStored, AppFetch, NodeLeft, NodeLeftAck, Refused, SubmitRequest,
+                 JobAccepted, JobCancel, JobListRequest, JobListReply>;
 
 }  // namespace drift

@@ -79,6 +79,12 @@ enum class MsgType : std::uint16_t {
   kNodeLeft = 88,
   kNodeLeftAck = 89,
   kRefused = 90,
+  // jobs that outlive their client (job_messages.h)
+  kSubmitRequest = 91,
+  kJobAccepted = 92,
+  kJobCancel = 93,
+  kJobListRequest = 94,
+  kJobListReply = 95,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

@@ -137,6 +137,16 @@ const char* to_string(MsgType t) {
       return "NodeLeft";
     case MsgType::kRefused:
       return "Refused";
+    case MsgType::kSubmitRequest:
+      return "SubmitRequest";
+    case MsgType::kJobAccepted:
+      return "JobAccepted";
+    case MsgType::kJobCancel:
+      return "JobCancel";
+    case MsgType::kJobListRequest:
+      return "JobListRequest";
+    case MsgType::kJobListReply:
+      return "JobListReply";
     case MsgType::kNodeLeftAck:
       return "NodeLeftAck";
     case MsgType::kDeputyOrder:
@@ -195,6 +205,18 @@ const char* to_string(MsgType t) {
       return "OwnerReply";
   }
   return "unknown message type";
+}
+
+const char* to_string(JobState s) {
+  switch (s) {
+    case JobState::kQueued: return "queued";
+    case JobState::kRunning: return "running";
+    case JobState::kRecovering: return "recovering";
+    case JobState::kDone: return "done";
+    case JobState::kFailed: return "failed";
+    case JobState::kCancelled: return "cancelled";
+  }
+  return "unknown";
 }
 
 const char* to_string(OwnerAction a) {

@@ -11,11 +11,7 @@ std::uint64_t ChannelReceiver::expected(const TaskId& from) const {
   return it == next_expected_.end() ? 1 : it->second;
 }
 
-std::size_t ChannelReceiver::held() const {
-  std::size_t count = 0;
-  for (const auto& [from, early] : held_) count += early.size();
-  return count;
-}
+std::size_t ChannelReceiver::held() const { return held_count_; }
 
 std::vector<TaskMessage> ChannelReceiver::accept(TaskMessage msg) {
   const TaskId from = msg.from;
@@ -25,7 +21,15 @@ std::vector<TaskMessage> ChannelReceiver::accept(TaskMessage msg) {
     return {};
   }
   if (msg.seq > want) {
-    if (!held_[from].emplace(msg.seq, std::move(msg)).second) ++duplicates_;
+    if (msg.seq - want > kMaxAhead || held_count_ >= kMaxHeld) {
+      ++refused_;
+      return {};
+    }
+    if (held_[from].emplace(msg.seq, std::move(msg)).second) {
+      ++held_count_;
+    } else {
+      ++duplicates_;
+    }
     return {};
   }
   std::vector<TaskMessage> out;
@@ -44,6 +48,7 @@ void ChannelReceiver::release_held(const TaskId& from, std::vector<TaskMessage>&
   for (auto it = early.begin(); it != early.end() && it->first == want; it = early.erase(it)) {
     out.push_back(std::move(it->second));
     ++want;
+    --held_count_;
   }
   if (early.empty()) held_.erase(channel);
 }

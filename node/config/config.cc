@@ -26,6 +26,17 @@ namespace {
 
 using namespace config;
 
+// The names of a comma-separated list, blanks around them trimmed, empty ones skipped.
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream names(text);
+  for (std::string name; std::getline(names, name, ',');) {
+    name = trim(name);
+    if (!name.empty()) out.push_back(name);
+  }
+  return out;
+}
+
 void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
   using S = BalanceStrategy;
   EmulationSettings& e = c.emulate;
@@ -100,12 +111,7 @@ void apply_owner(Applier& a, OwnerSettings& o) {
   o.inputs.sessions = sessions == "true";
   o.inputs.input_devices = devices == "true";
   o.inputs.load = load == "true";
-  std::istringstream names(users);
-  for (std::string name; std::getline(names, name, ',');) {
-    while (!name.empty() && name.back() == ' ') name.pop_back();
-    while (!name.empty() && name.front() == ' ') name.erase(0, 1);
-    if (!name.empty()) o.users.insert(name);
-  }
+  for (const std::string& name : comma_list(users)) o.users.insert(name);
 }
 
 // [worker]: the user, priority and memory of the processes that run applications, and where
@@ -132,6 +138,7 @@ Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
   Applier a(src, c);
   std::string accept = "true", revoked;
+  double keep_days = static_cast<double>(c.keep_results.count()) / 86400;
   std::string disk = c.checkpoint.disk ? "true" : "false";
   a.require("node.id").require("cluster.secret_file");
   a.whole("node.id", 1, kMaxU32, c.node_id)
@@ -173,17 +180,14 @@ Status apply(const Sources& src, NodeConfig& c) {
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max)
       .whole("net.max_handshakes", 1, 1u << 20, c.max_handshakes)
       .whole("net.max_handshakes_per_address", 1, 1u << 20, c.max_handshakes_per_address)
-      .whole("net.connections_per_second", 1, 1u << 20, c.connections_per_second);
-  {
-    std::istringstream names(revoked);
-    for (std::string name; std::getline(names, name, ',');) {
-      while (!name.empty() && name.back() == ' ') name.pop_back();
-      while (!name.empty() && name.front() == ' ') name.erase(0, 1);
-      if (name.empty()) continue;
-      a.check(check_token_name(name).is_ok(), "cluster.revoked_tokens",
-              "'" + name + "' is not a token name (letters, digits and . _ - @)");
-      c.revoked_tokens.insert(name);
-    }
+      .whole("net.connections_per_second", 1, 1u << 20, c.connections_per_second)
+      .real("jobs.keep_results", 0, false, keep_days);
+  a.check(keep_days <= 3650, "jobs.keep_results", "must be at most 3650 days");
+  c.keep_results = std::chrono::seconds(static_cast<std::int64_t>(keep_days * 86400));
+  for (const std::string& name : comma_list(revoked)) {
+    a.check(check_token_name(name).is_ok(), "cluster.revoked_tokens",
+            "'" + name + "' is not a token name (letters, digits and . _ - @)");
+    c.revoked_tokens.insert(name);
   }
   const bool certificates = !c.tls_ca.empty() || !c.tls_cert.empty() || !c.tls_key.empty();
   for (const auto& [key, value] : {std::pair{"cluster.tls_ca", &c.tls_ca},

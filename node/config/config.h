@@ -54,6 +54,8 @@ struct NodeConfig {
   // new ones from one address at most so many a second (bursts of twice that).
   std::uint32_t max_handshakes = 128, max_handshakes_per_address = 16;
   std::uint32_t connections_per_second = 100;
+  // How long a job's end stays at its root for `driftctl result` / `jobs` (jobs.keep_results).
+  std::chrono::seconds keep_results{7 * 24 * 3600};
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
 

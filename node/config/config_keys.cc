@@ -108,6 +108,8 @@ std::vector<KeySpec> key_specs() {
            dflt(std::to_string(d.max_handshakes))},
       {"net.max_handshakes_per_address", "N",
        "of those, from one address" + dflt(std::to_string(d.max_handshakes_per_address))},
+      {"jobs.keep_results", "DAYS",
+       "a job's end stays at its root this long, for driftctl result and jobs" + dflt("7")},
       {"net.connections_per_second", "N",
        "new connections accepted from one address a second (bursts of twice that)" +
            dflt(std::to_string(d.connections_per_second))},

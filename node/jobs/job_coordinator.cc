@@ -26,12 +26,13 @@ double combine(ReduceOp op, double a, double b) {
 
 JobCoordinator::JobCoordinator(Messenger& messenger, LocationCache& locations,
                                CandidateSource candidates, AppOracle oracle,
-                               CheckpointPolicy checkpoints)
+                               CheckpointPolicy checkpoints, std::chrono::seconds keep_results)
     : messenger_(messenger),
       locations_(locations),
       candidates_(std::move(candidates)),
       oracle_(std::move(oracle)),
-      checkpoint_policy_(checkpoints) {}
+      checkpoint_policy_(checkpoints),
+      archive_(keep_results) {}
 
 std::uint64_t JobCoordinator::next_job_id() {
   // Unique across roots and restarts: node id, a random salt per process, a counter.
@@ -43,11 +44,11 @@ void JobCoordinator::reply(const ConnectionPtr& client, WireMessage msg) {
   if (client && !client->closed()) client->send(msg);
 }
 
-void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
+void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client, bool follow) {
   AppQuery query;
   query.kind = AppQueryKind::kValidate;
   query.spec = request.spec;
-  oracle_(query, [this, spec = std::move(request.spec), client](Result<AppAnswer> answer) {
+  oracle_(query, [this, spec = std::move(request.spec), client, follow](Result<AppAnswer> answer) {
     if (client && client->closed()) return;  // it left while the application was asked
     if (!answer) return reply(client, JobFailed{0, answer.error()});
     if (!answer->ok) return reply(client, JobFailed{0, spec.app + ": " + answer->error});
@@ -60,11 +61,12 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client) {
     JobSpec checked = answer->spec;
     checked.app = spec.app;
     checked.runtime = spec.runtime;
-    start_job(std::move(checked), *answer, client);
+    start_job(std::move(checked), *answer, client, follow);
   });
 }
 
-void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client) {
+void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client,
+                               bool follow) {
   if (spec.tasks == 0) return reply(client, JobFailed{0, "the job has no tasks (--tasks N)"});
   if (spec.tasks > kMaxTasks) {
     return reply(client, JobFailed{0, "tasks = " + std::to_string(spec.tasks) + ": a job has at most " +
@@ -127,7 +129,7 @@ void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const Connect
   job.spec = spec;
   job.reduce_ops = app.reduce_ops;
   job.spare = app.spare_tasks;
-  job.client = client;
+  job.client = follow ? client : nullptr;
   job.begin = std::chrono::steady_clock::now();
   job.results.resize(spec.tasks);
   job.checkpoints.emplace(spec.tasks, *policy, job.begin);
@@ -139,6 +141,7 @@ void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const Connect
   std::uint64_t id = job.id;
   locations_.set_job(id, placement);
   jobs_.emplace(id, std::move(job));
+  if (!follow) reply(client, JobAccepted{id, messenger_.self_id()});
   if (!sat_out.empty()) {
     const std::string text = sat_out + " take no task of the job: it has no executable for their "
                                        "architecture";
@@ -325,6 +328,7 @@ void JobCoordinator::on_combined(std::uint64_t job_id, std::uint32_t generation,
   spdlog::info("job {:#x} done in {:.3f} s, {} migrations, {} recoveries: checksum {}", job.id,
                res.wall_s, res.migrations, res.recoveries, res.checksum);
   reply(job.client, res);
+  archive(job, JobState::kDone, res);
   end_everywhere(job, false, "done");
   locations_.drop_job(job.id);
   jobs_.erase(job.id);
@@ -335,19 +339,26 @@ void JobCoordinator::on_task_failed(std::uint32_t from_node, const JobFailed& ms
   fail(msg.job, "on node " + std::to_string(from_node) + ": " + msg.reason);
 }
 
+// The client left (Ctrl-C, a dropped connection, a laptop gone to sleep): the job goes on, and
+// anyone allowed may attach to it again.
 void JobCoordinator::on_client_closed(const ConnectionPtr& client) {
-  std::vector<std::uint64_t> orphans;
-  for (const auto& [id, job] : jobs_) {
-    if (job.client == client) orphans.push_back(id);
+  for (auto& [id, job] : jobs_) {
+    if (job.client != client) continue;
+    job.client = nullptr;
+    spdlog::info("job {:#x}: its client left; the job goes on (driftctl attach {:x})", id, id);
   }
-  for (std::uint64_t id : orphans) fail(id, "the client that submitted the job disconnected");
 }
 
-void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason) {
+void JobCoordinator::fail(std::uint64_t job_id, const std::string& reason, JobState state) {
   Job* job = find(job_id);
   if (!job) return;
-  spdlog::warn("job {:#x} failed: {}", job_id, reason);
+  if (state == JobState::kCancelled) {
+    spdlog::info("job {:#x} {}", job_id, reason);
+  } else {
+    spdlog::warn("job {:#x} failed: {}", job_id, reason);
+  }
   reply(job->client, JobFailed{job_id, reason});
+  archive(*job, state, JobFailed{job_id, reason});
   end_everywhere(*job, true, reason);
   locations_.drop_job(job_id);
   jobs_.erase(job_id);

@@ -20,9 +20,11 @@
 #include <vector>
 
 #include "migration/location_cache.h"
+#include "node/jobs/job_archive.h"
 #include "node/jobs/job_checkpoints.h"
 #include "node/jobs/job_grain.h"
 #include "protocol/app_query.h"
+#include "node/net/access_token.h"
 #include "node/net/messenger.h"
 #include "node/net/peer_connection.h"
 #include "protocol/messages.h"
@@ -46,10 +48,17 @@ class JobCoordinator {
                                        std::function<void(Result<AppAnswer>)> answer)>;
 
   JobCoordinator(Messenger& messenger, LocationCache& locations, CandidateSource candidates,
-                 AppOracle oracle, CheckpointPolicy checkpoints = {});
+                 AppOracle oracle, CheckpointPolicy checkpoints = {},
+                 std::chrono::seconds keep_results = std::chrono::hours(24 * 7));
 
-  // Asks the application to check the spec, then places and creates the job's tasks.
-  void submit(RunRequest request, const ConnectionPtr& client);
+  // Asks the application to check the spec, then places and creates the job's tasks. With
+  // `follow`, the client gets the job's progress and end; without, only JobAccepted.
+  void submit(RunRequest request, const ConnectionPtr& client, bool follow = true);
+  // Jobs that outlive their client (job_coordinator_jobs.cc, docs/architecture.md §6.6): the
+  // jobs rooted here and those ended here lately (only `who`'s own unless `all`), a cancel
+  // from the job's owner or an admin.
+  JobListReply list(const Principal& who, bool all);
+  void on_cancel(const ConnectionPtr& client, const JobCancel& cancel);
   void on_tasks_created(const TasksCreated& msg);
   void on_contribution(const ReductionContribution& msg);
   void on_task_finished(const TaskFinished& msg);
@@ -159,11 +168,18 @@ class JobCoordinator {
   };
 
   std::uint64_t next_job_id();
-  void start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client);
+  void start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client, bool follow);
+  JobEntry entry_of(const Job& job, JobState state) const;
+  // The job ends here (its end goes to the archive): done, failed or cancelled.
+  void archive(const Job& job, JobState state, JobArchive::End end);
+  // Whether `who` may act on `spec`'s job: its owner, or an admin. Else the Refused to send.
+  std::optional<Refused> refuse_unless_owner(const Principal& who, const JobSpec& spec,
+                                             const char* request, const char* action) const;
   void on_combined(std::uint64_t job_id, std::uint32_t generation, Result<AppAnswer> answer);
   void complete_step(Job& job, std::uint64_t step);
   void complete_job(Job& job);
-  void fail(std::uint64_t job_id, const std::string& reason);
+  void fail(std::uint64_t job_id, const std::string& reason,
+            JobState state = JobState::kFailed);
   void end_everywhere(const Job& job, bool failed, const std::string& reason);
   void reply(const ConnectionPtr& client, WireMessage msg);
   void send_reduction(const Job& job, std::uint64_t step, const std::vector<double>& values,
@@ -199,6 +215,7 @@ class JobCoordinator {
   std::map<std::uint64_t, JobRecord> records_;  // jobs we are the deputy of
   std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
   std::map<std::uint64_t, Job> jobs_;
+  JobArchive archive_;
   std::uint64_t counter_ = 0;
 };
 

@@ -123,6 +123,13 @@ void JobCoordinator::take_over(const JobRecord& record, const std::string& why) 
 void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& attach) {
   Job* job = find(attach.job);
   if (!job) {
+    if (const auto* kept = archive_.find(attach.job)) {  // it ended here: its end, at once
+      const JobSpec spec{kept->entry.app, 0, 0, {}, {{"owner", kept->entry.owner}}};
+      if (auto refused = refuse_unless_owner(client->principal(), spec, "JobAttach", "attach to")) {
+        return reply(client, *refused);
+      }
+      return std::visit([&](const auto& end) { reply(client, end); }, kept->end);
+    }
     const std::uint32_t root = locations_.home(attach.job);
     return reply(client, JobNotice{attach.job, JobNoticeKind::kNotHere,
                                    root == messenger_.self_id() ? 0 : root, 0, 0, 0,
@@ -130,13 +137,9 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
                                        " is not the job's root"});
   }
   const Principal& who = client->principal();
-  const auto owner = job->spec.runtime.find("owner");
-  const std::string owner_name = owner == job->spec.runtime.end() ? "" : owner->second;
-  if (!allows(who.role, Role::kAdmin) && owner_name != who.name) {
-    spdlog::info("job {:#x}: refused {}'s attach: the job is {}'s", job->id, who.name, owner_name);
-    return reply(client, Refused{"JobAttach", static_cast<std::uint8_t>(Role::kAdmin),
-                                 "this job is " + owner_name +
-                                     "'s: only its owner or an admin may attach to it"});
+  if (auto refused = refuse_unless_owner(who, job->spec, "JobAttach", "attach to")) {
+    spdlog::info("job {:#x}: refused {}'s attach: {}", job->id, who.name, refused->message);
+    return reply(client, *refused);
   }
   job->client = client;
   spdlog::info("job {:#x}: {} attached", job->id, who.name);

@@ -56,6 +56,12 @@ Status check_token_name(const std::string& name) {
   return Status::ok();
 }
 
+Result<Role> parse_role(const std::string& text) {
+  if (text == "user") return Role::kUser;
+  if (text == "admin") return Role::kAdmin;
+  return Status::error("role '" + text + "': user or admin");
+}
+
 Result<Token> parse_token_identity(const std::string& identity) {
   std::istringstream in(identity);
   std::string prefix, version, name, role, expires, extra;
@@ -66,13 +72,9 @@ Result<Token> parse_token_identity(const std::string& identity) {
   if (Status st = check_token_name(name); !st) return st;
   Token t;
   t.name = name;
-  if (role == "user") {
-    t.role = Role::kUser;
-  } else if (role == "admin") {
-    t.role = Role::kAdmin;
-  } else {
-    return Status::error("token role '" + role + "': user or admin");
-  }
+  auto parsed = parse_role(role);
+  if (!parsed) return Status::error("token " + parsed.error());
+  t.role = *parsed;
   if (expires.empty() || expires.size() > 18 ||
       expires.find_first_not_of("0123456789") != std::string::npos) {
     return Status::error("token expiry '" + expires + "' is not a time");

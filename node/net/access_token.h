@@ -20,6 +20,8 @@ inline constexpr const char* kMemberIdentity = "drift-member";
 
 enum class Role : std::uint8_t { kUser = 0, kAdmin = 1, kMember = 2 };
 const char* to_string(Role role);
+// A person's role by name: "user" or "admin" (the member's is no token's).
+Result<Role> parse_role(const std::string& text);
 // Whether `have` may do what needs `need` (member > admin > user).
 inline bool allows(Role have, Role need) { return static_cast<int>(have) >= static_cast<int>(need); }
 

@@ -18,9 +18,7 @@
 #include "protocol/codec.h"
 #include "protocol/frame.h"
 #include "protocol/handshake.h"
-#include "tests/integration/cluster_test_fixture.h"
-#include "tests/integration/driftctl_process.h"
-#include "tests/integration/poll.h"
+#include "tests/integration/people_fixture.h"
 
 namespace drift::test {
 namespace {
@@ -29,29 +27,11 @@ using namespace std::chrono_literals;
 
 constexpr int kSlot = 39;
 
-class AccessTest : public ClusterTest {
+class AccessTest : public PeopleTest {
  protected:
   void SetUp() override {
     ClusterTest::SetUp();
     ASSERT_NO_FATAL_FAILURE(start_cluster(2, kSlot));
-  }
-  std::string secret_file() const { return (dir_ / "secret").string(); }
-  std::string node() const { return "--node " + cluster_->node_endpoint(1).to_string() + " "; }
-
-  // `driftctl token create NAME --role ROLE`, into DIR/NAME.token.
-  std::string make_token(const std::string& name, const std::string& role) {
-    const std::string file = (dir_ / (name + ".token")).string();
-    const auto made = driftctl("--secret-file " + secret_file() + " token create " + name +
-                               " --role " + role + " --out " + file);
-    EXPECT_EQ(made.exit_code, 0) << made.out;
-    return file;
-  }
-  DriftctlOutput as(const std::string& token_file, const std::string& command) {
-    return driftctl(node() + "--token-file " + token_file + " " + command);
-  }
-  void expect_logged(const std::string& text) {
-    EXPECT_TRUE(poll_until(3s, 50ms, [&] { return log_of(1).find(text) != std::string::npos; }))
-        << "node 1's log does not mention: " << text;
   }
 };
 
@@ -66,11 +46,7 @@ TEST_F(AccessTest, AUserRunsAndLooksAnAdminMayAlsoReclaimAndRelease) {
   ASSERT_EQ(run.exit_code, 0) << run.out;
   const auto serial = driftctl(job + " --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
-  const auto checksum = [](const std::string& out) {
-    const auto at = out.find("checksum");
-    return at == std::string::npos ? std::string("none") : out.substr(at, out.find('\n', at) - at);
-  };
-  EXPECT_EQ(checksum(run.out), checksum(serial.out));
+  EXPECT_EQ(checksum_line(run.out), checksum_line(serial.out));
   expect_logged("alice submitted a heat2d job");
 
   for (const std::string command : {"reclaim", "migrate 0x1:0 2"}) {

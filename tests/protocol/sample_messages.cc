@@ -166,6 +166,15 @@ std::vector<SampleMessage> build() {
       {"app_piece", AppPiece{std::string(64, 'a'), 5242880, 1048576, {0x7f, 0x45, 0x4c, 0x46}}},
       {"app_stored", AppStored{std::string(64, 'a'), false, "not here"}},
       {"app_fetch", AppFetch{std::string(64, 'b')}},
+      {"submit_request", SubmitRequest{JobSpec{"heat2d", 8, 200, {{"size", "64x64"}}, {{"name", "night"}}}}},
+      {"job_accepted", JobAccepted{0x100020003ULL, 1}},
+      {"job_cancel", JobCancel{0x100020003ULL}},
+      {"job_list_request", JobListRequest{true}},
+      {"job_list_reply",
+       JobListReply{2, {JobEntry{0x200010001ULL, "night", "alice", "heat2d", JobState::kCancelled,
+                                 120, 200, 8, 31.5, {1, 2, 3}, 2, "cancelled by alice", 4.25},
+                        JobEntry{0x200010002ULL, "particles", "bob", "particles",
+                                 JobState::kRunning, 7, 100, 4, 2.0, {2}, 2, "", 0}}}},
   };
 }
 

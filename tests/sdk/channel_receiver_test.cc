@@ -91,6 +91,30 @@ TEST(ChannelReceiverTest, DuplicatesAreDroppedAndCounted) {
   EXPECT_EQ(r.duplicates(), 4u);
 }
 
+TEST(ChannelReceiverTest, WhatAHostilePeerCanMakeItHoldIsBounded) {
+  ChannelReceiver r;
+  const TaskId a{1, 1};
+  // Far ahead of the channel (2^63, 2^24 + 2): refused, not held.
+  EXPECT_TRUE(r.accept(message(a, std::uint64_t{1} << 63)).empty());
+  EXPECT_TRUE(r.accept(message(a, ChannelReceiver::kMaxAhead + 2)).empty());
+  EXPECT_EQ(r.refused(), 2u);
+  EXPECT_EQ(r.held(), 0u);
+  // Just within: held, and delivered when the gap fills.
+  EXPECT_TRUE(r.accept(message(a, ChannelReceiver::kMaxAhead + 1)).empty());
+  EXPECT_EQ(r.held(), 1u);
+  // Up to kMaxHeld early messages in all, over any number of channels; then refused.
+  for (std::size_t i = 1; i < ChannelReceiver::kMaxHeld; ++i) {
+    r.accept(message(TaskId{1, static_cast<std::uint32_t>(2 + i % 1000)}, 2 + (i - 1) / 1000));
+  }
+  EXPECT_EQ(r.held(), ChannelReceiver::kMaxHeld);
+  EXPECT_TRUE(r.accept(message(TaskId{1, 5000}, 2)).empty());
+  EXPECT_EQ(r.refused(), 3u);
+  // Delivering frees room: seq 1 of channel 2 releases what it held.
+  const auto released = r.accept(message(TaskId{1, 2}, 1));
+  EXPECT_GT(released.size(), 1u);
+  EXPECT_EQ(r.held(), ChannelReceiver::kMaxHeld + 1 - released.size());
+}
+
 TEST(ChannelReceiverTest, ChannelsAreIndependent) {
   ChannelReceiver r;
   const TaskId a{1, 1}, b{1, 2};

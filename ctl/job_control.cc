@@ -1,0 +1,109 @@
+#include "ctl/job_control.h"
+
+#include <algorithm>
+
+#include "ctl/status_query.h"
+#include "ctl/task_id_text.h"
+#include "protocol/codec.h"
+
+namespace drift::ctl {
+
+namespace {
+
+std::string unexpected(const ClientConnection& connection, const WireMessage& msg,
+                       const char* while_doing) {
+  return connection.address() + " sent " + to_string(type_of(msg)) + " " + while_doing;
+}
+
+}  // namespace
+
+Result<JobAccepted> submit_job(ClientConnection& connection, const JobSpec& spec,
+                               Clock::time_point deadline) {
+  if (Status s = connection.send(SubmitRequest{spec}); !s) return s;
+  for (;;) {
+    auto msg = connection.receive(deadline);
+    if (!msg) return msg.status();
+    if (auto* accepted = std::get_if<JobAccepted>(&*msg)) return *accepted;
+    if (auto* failed = std::get_if<JobFailed>(&*msg)) {
+      return Status::error("job (" + spec.app + ") failed: " + failed->reason);
+    }
+    if (std::holds_alternative<JobNotice>(*msg)) continue;  // e.g. nodes that sit it out
+    return Status::error(unexpected(connection, *msg, "for a submitted job"));
+  }
+}
+
+Result<ClusterJobs> cluster_jobs(const ConnectOptions& options, bool all,
+                                 std::chrono::milliseconds timeout) {
+  auto status = query_status(options, timeout);
+  if (!status) return status.status();
+  ClusterJobs out;
+  for (const NodeStatus& n : status->nodes) {
+    out.members.push_back(n.member);
+    if (n.member.state == MemberState::kDead) continue;
+    auto at = parse_endpoint(n.member.address);
+    const std::string who = "node " + std::to_string(n.member.node_id) + " (" + n.member.address + ")";
+    if (!at) {
+      out.unreachable.push_back(who + ": " + at.error());
+      continue;
+    }
+    ConnectOptions to = options;
+    to.node = *at;
+    auto connection = ClientConnection::open(to);
+    if (!connection) {
+      out.unreachable.push_back(who + ": " + connection.error());
+      continue;
+    }
+    if (Status s = (*connection)->send(JobListRequest{all}); !s) {
+      out.unreachable.push_back(who + ": " + s.message());
+      continue;
+    }
+    auto reply = (*connection)->receive(Clock::now() + timeout);
+    if (!reply) {
+      out.unreachable.push_back(who + ": " + reply.error());
+      continue;
+    }
+    auto* list = std::get_if<JobListReply>(&*reply);
+    if (!list) {
+      out.unreachable.push_back(who + ": " + unexpected(**connection, *reply, "for JobListRequest"));
+      continue;
+    }
+    for (JobEntry& e : list->jobs) out.jobs.push_back(std::move(e));
+  }
+  std::sort(out.jobs.begin(), out.jobs.end(),
+            [](const JobEntry& a, const JobEntry& b) { return a.job < b.job; });
+  return out;
+}
+
+Result<FoundJob> find_job(const ConnectOptions& options, std::uint64_t job,
+                          std::chrono::milliseconds timeout) {
+  auto all = cluster_jobs(options, true, timeout);
+  if (!all) return all.status();
+  for (const JobEntry& e : all->jobs) {
+    if (e.job != job) continue;
+    for (const MemberInfo& m : all->members) {
+      if (m.node_id != e.root) continue;
+      auto at = parse_endpoint(m.address);
+      if (!at) return at.status();
+      FoundJob found{e, options, all->members};
+      found.root.node = *at;
+      return found;
+    }
+  }
+  std::string why = "no member has job " + format_job_id(job) +
+                    " (running, or ended within jobs.keep_results)";
+  if (!all->unreachable.empty()) why += "; could not ask " + all->unreachable.front();
+  return Status::error(why);
+}
+
+Result<JobFailed> cancel_job(const FoundJob& found, Clock::time_point deadline) {
+  auto connection = ClientConnection::open(found.root);
+  if (!connection) return connection.status();
+  if (Status s = (*connection)->send(JobCancel{found.entry.job}); !s) return s;
+  auto reply = (*connection)->receive(deadline);
+  if (!reply) return reply.status();
+  if (auto* failed = std::get_if<JobFailed>(&*reply)) return *failed;
+  if (auto* notice = std::get_if<JobNotice>(&*reply)) return Status::error(notice->text);
+  return Status::error(unexpected(**connection, *reply, "for JobCancel"));
+}
+
+}  // namespace drift::ctl

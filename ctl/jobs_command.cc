@@ -1,0 +1,186 @@
+// `driftctl jobs | attach | cancel | result` (jobs_command.h).
+#include "ctl/jobs_command.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "ctl/command_line.h"
+#include "ctl/exit_codes.h"
+#include "ctl/job_client.h"
+#include "ctl/job_control.h"
+#include "ctl/job_report.h"
+#include "ctl/progress_bar.h"
+#include "ctl/task_id_text.h"
+#include "ctl/text_table.h"
+
+namespace po = boost::program_options;
+
+namespace drift::ctl {
+
+namespace {
+
+constexpr auto kAskTimeout = std::chrono::seconds(10);
+
+struct Args {
+  std::string job;
+  bool all = false;
+  bool json = false;
+};
+
+const char* usage_of(const std::string& command) {
+  if (command == "jobs") {
+    return "Usage: driftctl [connection options] jobs [--all] [--json]\n\n"
+           "Lists the jobs of every member: those running and those that ended within the\n"
+           "root's jobs.keep_results (7 days by default). Yours only, unless --all. Columns:\n"
+           "JOB id, NAME (--name, or the application), OWNER (a token's name, or\n"
+           "cluster-secret), APP, STATE (running, recovering, done, failed, cancelled),\n"
+           "STEP done / steps, ELAPSED seconds, NODES that hosted its tasks, ROOT node.\n\n";
+  }
+  if (command == "attach") {
+    return "Usage: driftctl [connection options] attach JOB [--json]\n\n"
+           "Follows job JOB (as `jobs` lists it) to its end with the progress bar and report of\n"
+           "`run`, from wherever its root is; a job that ended already reports at once.\n"
+           "Ctrl-C detaches again; the job goes on. Only its owner or an admin may attach.\n\n";
+  }
+  if (command == "cancel") {
+    return "Usage: driftctl [connection options] cancel JOB\n\n"
+           "Ends job JOB now on every node; its attached client hears 'cancelled by NAME'.\n"
+           "Only its owner or an admin may cancel it (exit 4 otherwise).\n\n";
+  }
+  return "Usage: driftctl [connection options] result JOB [--json]\n\n"
+         "The report of finished job JOB, as `run` printed it (exit 0); a job that failed or\n"
+         "was cancelled says why (exit 1), one still running says how far it is (exit 1).\n"
+         "Results stay at the job's root for jobs.keep_results after the end.\n\n";
+}
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", s);
+  return text;
+}
+
+std::string nodes_text(const std::vector<std::uint32_t>& nodes) {
+  std::string out;
+  for (std::uint32_t n : nodes) out += (out.empty() ? "" : ",") + std::to_string(n);
+  return out;
+}
+
+nlohmann::json entry_json(const JobEntry& e) {
+  return {{"job", format_job_id(e.job)}, {"name", e.name},         {"owner", e.owner},
+          {"app", e.app},                {"state", to_string(e.state)}, {"step", e.step},
+          {"steps", e.steps},            {"tasks", e.tasks},       {"elapsed_s", e.elapsed_s},
+          {"nodes", e.nodes},            {"root", e.root},         {"reason", e.reason}};
+}
+
+int list_jobs(const ConnectOptions& connect, const Args& a) {
+  auto jobs = cluster_jobs(connect, a.all, kAskTimeout);
+  if (!jobs) return report_failure(kExitConnection, jobs.error());
+  for (const std::string& who : jobs->unreachable) {
+    std::fprintf(stderr, "driftctl: could not ask %s\n", who.c_str());
+  }
+  if (a.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const JobEntry& e : jobs->jobs) out.push_back(entry_json(e));
+    std::cout << out.dump() << "\n";
+    return kExitOk;
+  }
+  if (jobs->jobs.empty()) {
+    std::cout << (a.all ? "no jobs\n" : "no jobs of yours (--all for everyone's)\n");
+    return kExitOk;
+  }
+  TextTable table({"JOB", "NAME", "OWNER", "APP", "STATE", "STEP", "ELAPSED", "NODES", "ROOT"});
+  for (const JobEntry& e : jobs->jobs) {
+    table.add_row({format_job_id(e.job), e.name, e.owner, e.app, to_string(e.state),
+                   std::to_string(e.step) + "/" + std::to_string(e.steps),
+                   seconds_text(e.elapsed_s), nodes_text(e.nodes), std::to_string(e.root)});
+  }
+  std::cout << table.render();
+  return kExitOk;
+}
+
+int print_end(const JobEndMessage& end, const std::string& app, bool json) {
+  if (auto* failed = std::get_if<JobFailed>(&end)) {
+    const bool cancelled = failed->reason.starts_with("cancelled by ");
+    return report_failure(kExitFailed, "job " + format_job_id(failed->job) + " (" + app + ") " +
+                                           (cancelled ? "was " : "failed: ") + failed->reason);
+  }
+  const JobReport report = report_of(std::get<JobResult>(end));
+  if (json) {
+    std::cout << job_report_json(report).dump() << "\n";
+  } else {
+    std::cout << job_report_text(report);
+  }
+  return kExitOk;
+}
+
+int attach(const FoundJob& found, bool json) {
+  auto connection = ClientConnection::open(found.root);
+  if (!connection) return report_failure(kExitConnection, connection.error());
+  Reattach reattach{found.root, found.members};
+  ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
+  auto end = attach_job(
+      **connection, found.entry.job, found.entry.app,
+      [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
+      Clock::time_point::max(),
+      [&](const JobNotice& n) {
+        if (n.kind == JobNoticeKind::kRootChanged && n.node == found.entry.root) return;
+        bar.finish();
+        std::fprintf(stderr, "driftctl: job %s: %s\n", format_job_id(n.job).c_str(),
+                     n.text.c_str());
+      },
+      &reattach);
+  bar.finish();
+  if (!end) return report_failure(kExitConnection, end.error());
+  return print_end(*end, found.entry.app, json);
+}
+
+int result(const FoundJob& found, bool json) {
+  const JobEntry& e = found.entry;
+  if (!ended(e.state)) {
+    return report_failure(kExitFailed, "job " + format_job_id(e.job) + " (" + e.app + ") is " +
+                                           to_string(e.state) + ": step " +
+                                           std::to_string(e.step) + " of " +
+                                           std::to_string(e.steps) + "; no result yet");
+  }
+  return attach(found, json);
+}
+
+}  // namespace
+
+int jobs_command(const std::string& command, const std::vector<std::string>& args,
+                 ConnectionSettings settings) {
+  Args a;
+  po::options_description options(command + " options");
+  auto add = options.add_options();
+  if (command != "jobs") add("job", po::value(&a.job)->value_name("JOB"), "the job's id");
+  if (command == "jobs") add("all", po::bool_switch(&a.all), "everyone's jobs, not only yours");
+  if (command != "cancel") add("json", po::bool_switch(&a.json), "print JSON");
+  add("help,h", "show this help");
+  options.add(settings.options());
+  po::positional_options_description positional;
+  if (command != "jobs") positional.add("job", 1);
+  po::variables_map vm;
+  if (Status s = parse_args(args, options, positional, vm); !s) return usage_error(command, s.message());
+  if (vm.count("help")) return std::cout << usage_of(command) << options, kExitOk;
+  if (auto ep = settings.endpoint(); !ep) return usage_error(command, ep.error());
+  auto connect = settings.connect_options();
+  if (!connect) return report_failure(kExitConnection, connect.error());
+  if (command == "jobs") return list_jobs(*connect, a);
+  if (a.job.empty()) return usage_error(command, "which job? (driftctl jobs lists them)");
+  auto id = parse_job_id(a.job);
+  if (!id) return usage_error(command, id.error());
+  auto found = find_job(*connect, *id, kAskTimeout);
+  if (!found) return report_failure(kExitFailed, found.error());
+  if (command == "attach") return attach(*found, a.json);
+  if (command == "result") return result(*found, a.json);
+  auto cancelled = cancel_job(*found, Clock::now() + kAskTimeout);
+  if (!cancelled) return report_failure(kExitFailed, cancelled.error());
+  std::cout << "job " << format_job_id(*id) << ": " << cancelled->reason << "\n";
+  return kExitOk;
+}
+
+}  // namespace drift::ctl

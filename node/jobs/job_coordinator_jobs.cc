@@ -1,0 +1,89 @@
+// The root's side of jobs that outlive their client (part of JobCoordinator, docs/architecture.md
+// §6.6): its jobs as entries for `driftctl jobs`, cancelling, and the archive of ended jobs.
+#include <spdlog/spdlog.h>
+
+#include "node/jobs/job_coordinator.h"
+
+namespace drift {
+
+namespace {
+
+std::string runtime_value(const JobSpec& spec, const char* key) {
+  const auto it = spec.runtime.find(key);
+  return it == spec.runtime.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+JobEntry JobCoordinator::entry_of(const Job& job, JobState state) const {
+  JobEntry e;
+  e.job = job.id;
+  e.app = job.spec.app;
+  e.name = runtime_value(job.spec, "name");
+  if (e.name.empty()) e.name = job.spec.app;
+  e.owner = runtime_value(job.spec, "owner");
+  e.state = state;
+  e.step = job.steps_done;
+  e.steps = job.spec.steps;
+  e.tasks = job.spec.tasks;
+  e.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.begin).count();
+  e.nodes.assign(job.nodes.begin(), job.nodes.end());
+  e.root = messenger_.self_id();
+  return e;
+}
+
+void JobCoordinator::archive(const Job& job, JobState state, JobArchive::End end) {
+  JobEntry e = entry_of(job, state);
+  if (const auto* failed = std::get_if<JobFailed>(&end)) e.reason = failed->reason;
+  if (state == JobState::kDone) e.step = job.spec.steps;
+  archive_.add(std::move(e), std::move(end), std::chrono::steady_clock::now());
+}
+
+JobListReply JobCoordinator::list(const Principal& who, bool all) {
+  JobListReply reply{messenger_.self_id(), {}};
+  const auto mine = [&](const JobEntry& e) { return all || e.owner == who.name; };
+  for (JobEntry& e : archive_.entries(std::chrono::steady_clock::now())) {
+    if (mine(e)) reply.jobs.push_back(std::move(e));
+  }
+  for (const auto& [id, job] : jobs_) {
+    JobEntry e = entry_of(job, job.recovering ? JobState::kRecovering : JobState::kRunning);
+    if (mine(e)) reply.jobs.push_back(std::move(e));
+  }
+  return reply;
+}
+
+std::optional<Refused> JobCoordinator::refuse_unless_owner(const Principal& who,
+                                                           const JobSpec& spec,
+                                                           const char* request,
+                                                           const char* action) const {
+  const std::string owner = runtime_value(spec, "owner");
+  if (allows(who.role, Role::kAdmin) || owner == who.name) return std::nullopt;
+  return Refused{request, static_cast<std::uint8_t>(Role::kAdmin),
+                 "this job is " + owner + "'s: only its owner or an admin may " + action + " it"};
+}
+
+void JobCoordinator::on_cancel(const ConnectionPtr& client, const JobCancel& cancel) {
+  const Principal& who = client->principal();
+  Job* job = find(cancel.job);
+  if (!job) {
+    if (const auto* kept = archive_.find(cancel.job)) {
+      return reply(client, JobFailed{cancel.job, "the job has ended already (" +
+                                                     std::string(to_string(kept->entry.state)) +
+                                                     "); nothing to cancel"});
+    }
+    const std::uint32_t root = locations_.home(cancel.job);
+    return reply(client, JobNotice{cancel.job, JobNoticeKind::kNotHere,
+                                   root == messenger_.self_id() ? 0 : root, 0, 0, 0,
+                                   "node " + std::to_string(messenger_.self_id()) +
+                                       " is not the job's root"});
+  }
+  if (auto refused = refuse_unless_owner(who, job->spec, "JobCancel", "cancel")) {
+    spdlog::info("job {:#x}: refused {}'s cancel: {}", cancel.job, who.name, refused->message);
+    return reply(client, *refused);
+  }
+  const ConnectionPtr attached = job->client;
+  fail(cancel.job, "cancelled by " + who.name, JobState::kCancelled);
+  if (client != attached) reply(client, JobFailed{cancel.job, "cancelled by " + who.name});
+}
+
+}  // namespace drift

@@ -1,0 +1,159 @@
+// Jobs outlive the driftctl that submitted them (docs/architecture.md §6.6), as people use it:
+// `submit` returns with the id and the job finishes with nobody attached, its result fetched
+// later with `result`; `run` interrupted with SIGINT only detaches; `cancel` from another shell
+// is its owner's or an admin's; `jobs` lists one's own, or everyone's with --all.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "tests/integration/people_fixture.h"
+
+extern char** environ;
+
+namespace drift::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kSlot = 43;
+const std::string kJob = "heat2d --tasks 6 --steps 400 --size 96x96";
+
+class DetachedJobTest : public PeopleTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  }
+  // The first job id ("0x...") in `text`, or "".
+  static std::string job_id_in(const std::string& text) {
+    std::smatch m;
+    return std::regex_search(text, m, std::regex("0x[0-9a-f]+")) ? m.str() : std::string();
+  }
+  // Until `jobs --all --json` (as `token`) shows job `id` in `state`.
+  bool wait_for_state(const std::string& token, const std::string& id, const std::string& state,
+                      std::chrono::milliseconds timeout) {
+    return poll_until(timeout, 100ms, [&] {
+      const auto jobs = as(token, "jobs --all --json");
+      const auto at = jobs.out.find("\"job\":\"" + id + "\"");
+      if (at == std::string::npos) return false;
+      const auto end = jobs.out.find('}', at);
+      const auto begin = jobs.out.rfind('{', at);
+      return jobs.out.substr(begin, end - begin).find("\"state\":\"" + state + "\"") !=
+             std::string::npos;
+    });
+  }
+};
+
+TEST_F(DetachedJobTest, ASubmittedJobFinishesWithNobodyAttachedAndItsResultIsFetchedLater) {
+  const std::string alice = make_token("alice", "user");
+  const std::string bob = make_token("bob", "user");
+  const auto serial = driftctl("run " + kJob + " --serial");
+  ASSERT_EQ(serial.exit_code, 0) << serial.out;
+
+  const auto submitted = as(alice, "submit " + kJob + " --name overnight");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  const std::string id = job_id_in(submitted.out);
+  ASSERT_FALSE(id.empty()) << submitted.out;
+  expect_logged("alice submitted a heat2d job (6 tasks) to run on its own");
+  ASSERT_TRUE(wait_for_state(alice, id, "done", 60s)) << as(alice, "jobs --all").out;
+
+  const auto result = as(alice, "result " + id);
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_EQ(checksum_line(result.out), checksum_line(serial.out)) << result.out;
+  const auto listed = as(alice, "jobs");
+  EXPECT_NE(listed.out.find("overnight"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("alice"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("400/400"), std::string::npos) << listed.out;
+
+  // Bob sees it only with --all, and may not fetch its result.
+  EXPECT_EQ(as(bob, "jobs").out.find(id), std::string::npos);
+  EXPECT_NE(as(bob, "jobs --all").out.find(id), std::string::npos);
+  const auto refused = as(bob, "result " + id);
+  EXPECT_EQ(refused.exit_code, 4) << refused.out;
+  EXPECT_NE(refused.out.find("this job is alice's"), std::string::npos) << refused.out;
+}
+
+TEST_F(DetachedJobTest, RunInterruptedWithSigintDetachesAndTheJobGoesOnToItsResult) {
+  const auto serial = driftctl("run heat2d --tasks 6 --steps 4000 --size 96x96 --serial");
+  ASSERT_EQ(serial.exit_code, 0) << serial.out;
+  // driftctl run, as a child of its own, its output in a file.
+  const std::string out_file = (dir_ / "run.out").string();
+  const std::string driftctl_path = (bin_dir() / "driftctl").string();
+  std::vector<std::string> argv = {driftctl_path, "--node", cluster_->node_endpoint(1).to_string(),
+                                   "--secret-file", secret_file(), "run", "heat2d", "--tasks", "6",
+                                   "--steps", "4000", "--size", "96x96"};
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, out_file.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, driftctl_path.c_str(), &files, nullptr, args.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&files);
+
+  // Interrupted once the job has made progress (its root lists it with steps done).
+  std::string id;
+  const bool running = poll_until(30s, 50ms, [&] {
+    const auto jobs = driftctl(node() + "--secret-file " + secret_file() + " jobs --json");
+    id = job_id_in(jobs.out);
+    return !id.empty() && jobs.out.find("\"step\":0,") == std::string::npos;
+  });
+  ASSERT_TRUE(running) << "no progress listed";
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << "status " << status;
+  std::stringstream said;
+  said << std::ifstream(out_file).rdbuf();
+  EXPECT_NE(said.str().find("detached; job " + id + " goes on"), std::string::npos) << said.str();
+  expect_logged("its client left; the job goes on");
+
+  const std::string secret = "--secret-file " + secret_file() + " ";
+  const auto attached = driftctl(node() + secret + "attach " + id);
+  EXPECT_EQ(attached.exit_code, 0) << attached.out;
+  EXPECT_EQ(checksum_line(attached.out), checksum_line(serial.out)) << attached.out;
+}
+
+TEST_F(DetachedJobTest, OnlyItsOwnerOrAnAdminMayCancelAJob) {
+  const std::string alice = make_token("alice", "user");
+  const std::string bob = make_token("bob", "user");
+  const std::string carol = make_token("carol", "admin");
+  const std::string endless = "submit heat2d --tasks 6 --steps 100000000 --size 96x96";
+  const auto first = as(alice, endless);
+  ASSERT_EQ(first.exit_code, 0) << first.out;
+  const std::string id = job_id_in(first.out);
+  ASSERT_TRUE(wait_for_state(alice, id, "running", 10s));
+
+  const auto refused = as(bob, "cancel " + id);
+  EXPECT_EQ(refused.exit_code, 4) << refused.out;
+  EXPECT_NE(refused.out.find("only its owner or an admin may cancel it"), std::string::npos)
+      << refused.out;
+  const auto cancelled = as(alice, "cancel " + id);
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.out;
+  EXPECT_NE(cancelled.out.find("cancelled by alice"), std::string::npos) << cancelled.out;
+  expect_logged("cancelled by alice");
+  EXPECT_TRUE(wait_for_state(alice, id, "cancelled", 5s));
+  const auto result = as(alice, "result " + id);
+  EXPECT_EQ(result.exit_code, 1) << result.out;
+  EXPECT_NE(result.out.find("was cancelled by alice"), std::string::npos) << result.out;
+
+  // An admin may cancel anyone's.
+  const auto second = as(alice, endless);
+  ASSERT_EQ(second.exit_code, 0) << second.out;
+  const std::string other = job_id_in(second.out);
+  const auto by_admin = as(carol, "cancel " + other);
+  EXPECT_EQ(by_admin.exit_code, 0) << by_admin.out;
+  EXPECT_TRUE(wait_for_state(alice, other, "cancelled", 5s));
+}
+
+}  // namespace
+}  // namespace drift::test

@@ -1,0 +1,45 @@
+// A cluster used by people, through driftctl as they use it: tokens made with
+// `driftctl token create`, commands run with one of them against node 1, and checks of what
+// node 1 logged about who did what. Shared by the tests of roles and of jobs that outlive
+// their client.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/driftctl_process.h"
+#include "tests/integration/poll.h"
+
+namespace drift::test {
+
+class PeopleTest : public ClusterTest {
+ protected:
+  std::string secret_file() const { return (dir_ / "secret").string(); }
+  std::string node() const { return "--node " + cluster_->node_endpoint(1).to_string() + " "; }
+
+  // `driftctl token create NAME --role ROLE`, into DIR/NAME.token.
+  std::string make_token(const std::string& name, const std::string& role) {
+    const std::string file = (dir_ / (name + ".token")).string();
+    const auto made = driftctl("--secret-file " + secret_file() + " token create " + name +
+                               " --role " + role + " --out " + file);
+    EXPECT_EQ(made.exit_code, 0) << made.out;
+    return file;
+  }
+  DriftctlOutput as(const std::string& token_file, const std::string& command) {
+    return driftctl(node() + "--token-file " + token_file + " " + command);
+  }
+  void expect_logged(const std::string& text) {
+    using namespace std::chrono_literals;
+    EXPECT_TRUE(poll_until(3s, 50ms, [&] { return log_of(1).find(text) != std::string::npos; }))
+        << "node 1's log does not mention: " << text;
+  }
+  // The "checksum ..." line of a job report, or "none".
+  static std::string checksum_line(const std::string& out) {
+    const auto at = out.find("checksum");
+    return at == std::string::npos ? std::string("none") : out.substr(at, out.find('\n', at) - at);
+  }
+};
+
+}  // namespace drift::test
