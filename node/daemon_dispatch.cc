@@ -134,7 +134,12 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
         } else if constexpr (std::is_same_v<T, CheckpointCopy>) {
           if (!ended_jobs_.contains(m.task.job)) recovery_.on_copy(std::move(m), from);
         } else if constexpr (std::is_same_v<T, CheckpointAck>) {
-          coordinator_.on_checkpoint_ack(m);
+          const std::uint32_t home = locations_.home(m.task.job);
+          if (home != config_.node_id && from == m.buddy && host_.knows_job(m.task.job)) {
+            send_to_node(home, m);  // a copy holder that may not know the root (on_copy)
+          } else {
+            coordinator_.on_checkpoint_ack(m);
+          }
         } else if constexpr (std::is_same_v<T, CheckpointCommit>) {
           recovery_.on_commit(m);
         } else if constexpr (std::is_same_v<T, JobRollback>) {

@@ -42,9 +42,13 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
     return;
   }
   keep(copy.task, copy.step, std::move(state));
-  messenger_.send_to_node(locations_.home(copy.task.job),
-                          CheckpointAck{copy.task, copy.generation, copy.step, from,
-                                        messenger_.self_id()});
+  const CheckpointAck ack{copy.task, copy.generation, copy.step, from, messenger_.self_id()};
+  const std::uint32_t home = locations_.home(copy.task.job);
+  messenger_.send_to_node(home, ack);
+  // A node that hosts none of the job's tasks may never have heard that its root changed (it
+  // rejoined after the takeover's rollback): the task's host, which has, passes the
+  // acknowledgement on too (Daemon's dispatch). The root counts each task's once.
+  if (!host_.knows_job(copy.task.job) && from != home) messenger_.send_to_node(from, ack);
 }
 
 void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State state) {

@@ -71,6 +71,10 @@ void ClusterTest::TearDown() {
     }
   }
   cluster_->down();
+  if (HasFailure() && std::getenv("DRIFT_KEEP_TEST_DIRS") != nullptr) {
+    std::cerr << "kept " << dir_.string() << " (DRIFT_KEEP_TEST_DIRS)\n";
+    return;
+  }
   std::error_code ec;
   fs::remove_all(dir_, ec);
 }
