@@ -67,10 +67,18 @@ Result<ClusterJobs> cluster_jobs(const ConnectOptions& options, bool all,
       out.unreachable.push_back(who + ": " + unexpected(**connection, *reply, "for JobListRequest"));
       continue;
     }
-    for (JobEntry& e : list->jobs) out.jobs.push_back(std::move(e));
+    for (JobEntry& e : list->jobs) {
+      out.holders[e.job].push_back(list->node);
+      out.jobs.push_back(std::move(e));
+    }
   }
-  std::sort(out.jobs.begin(), out.jobs.end(),
-            [](const JobEntry& a, const JobEntry& b) { return a.job < b.job; });
+  // One entry per job: a running job's root is the only one to list it; an ended one's root
+  // and deputy list the same end.
+  std::stable_sort(out.jobs.begin(), out.jobs.end(),
+                   [](const JobEntry& a, const JobEntry& b) { return a.job < b.job; });
+  out.jobs.erase(std::unique(out.jobs.begin(), out.jobs.end(),
+                             [](const JobEntry& a, const JobEntry& b) { return a.job == b.job; }),
+                 out.jobs.end());
   return out;
 }
 
@@ -80,8 +88,11 @@ Result<FoundJob> find_job(const ConnectOptions& options, std::uint64_t job,
   if (!all) return all.status();
   for (const JobEntry& e : all->jobs) {
     if (e.job != job) continue;
+    const auto& holders = all->holders[job];
+    const bool root_has_it = std::find(holders.begin(), holders.end(), e.root) != holders.end();
+    const std::uint32_t ask = root_has_it || holders.empty() ? e.root : holders.front();
     for (const MemberInfo& m : all->members) {
-      if (m.node_id != e.root) continue;
+      if (m.node_id != ask) continue;
       auto at = parse_endpoint(m.address);
       if (!at) return at.status();
       FoundJob found{e, options, all->members};

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,9 @@ Result<JobAccepted> submit_job(ClientConnection& connection, const JobSpec& spec
                                Clock::time_point deadline);
 
 struct ClusterJobs {
-  std::vector<JobEntry> jobs;           // every member's, by job id
+  // Every member's, by job id, once each: an ended job's deputy lists it too (as its root's).
+  std::vector<JobEntry> jobs;
+  std::map<std::uint64_t, std::vector<std::uint32_t>> holders;  // the members that list each
   std::vector<MemberInfo> members;      // the cluster as the first node listed it
   std::vector<std::string> unreachable; // "node 3 (127.0.0.1:7402): timed out"
 };
@@ -28,11 +31,12 @@ struct ClusterJobs {
 Result<ClusterJobs> cluster_jobs(const ConnectOptions& options, bool all,
                                  std::chrono::milliseconds timeout);
 
-// The job with id `job` and the address of its root; an error naming the id if no member
-// has it.
+// The job with id `job` and the address of the member to ask about it: its root, or when the
+// root no longer lists it (it died after the job ended), its deputy; an error naming the id if
+// no member has it.
 struct FoundJob {
   JobEntry entry;
-  ConnectOptions root;  // `options` aimed at the job's root
+  ConnectOptions root;  // `options` aimed at the job's root (or the deputy keeping its end)
   std::vector<MemberInfo> members;
 };
 Result<FoundJob> find_job(const ConnectOptions& options, std::uint64_t job,

@@ -26,6 +26,8 @@ std::optional<std::uint32_t> claimed_sender(const WireMessage& msg) {
           return m.node;
         } else if constexpr (std::is_same_v<T, JobRollback>) {
           return m.root;
+        } else if constexpr (std::is_same_v<T, JobEnded>) {
+          return m.entry.root;
         } else {
           return std::nullopt;
         }
@@ -133,6 +135,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           migration_.on_reservation(m, from);
         } else if constexpr (std::is_same_v<T, CheckpointCopy>) {
           if (!ended_jobs_.contains(m.task.job)) recovery_.on_copy(std::move(m), from);
+        } else if constexpr (std::is_same_v<T, JobEnded>) {
+          coordinator_.on_ended(m);
         } else if constexpr (std::is_same_v<T, CheckpointAck>) {
           const std::uint32_t home = locations_.home(m.task.job);
           if (home != config_.node_id && from == m.buddy && host_.knows_job(m.task.job)) {

@@ -1,6 +1,7 @@
 // Jobs that outlive their client (docs/architecture.md §6.6): submitting without following the
 // job, listing a node's jobs, cancelling one. Part of WireMessage (messages.h). A job's end, once
-// reached, stays at its root for a while; JobAttach (recovery_messages.h) then answers with it.
+// reached, stays at its root for a while (and its deputy: JobEnded, in messages.h after
+// JobResult); JobAttach (recovery_messages.h) then answers with it.
 #pragma once
 
 #include <cstdint>

@@ -521,6 +521,25 @@ struct JobFailed {
   }
 };
 
+// Root -> its deputy: a job ended here; keep its end too, so that `driftctl result` finds it
+// after the root is gone. `done`: `result` holds the end, else `failure`.
+struct JobEnded {
+  static constexpr MsgType kType = MsgType::kJobEnded;
+  JobEntry entry;
+  bool done = false;
+  JobResult result;
+  JobFailed failure;
+
+  friend bool operator==(const JobEnded&, const JobEnded&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(entry);
+    wire_bool(ar, done);
+    ar(result, failure);
+  }
+};
+
+
 // Client -> any daemon: move a task (answered with a MigrationReport).
 struct MigrateRequest {
   static constexpr MsgType kType = MsgType::kMigrateRequest;
@@ -569,6 +588,6 @@ using WireMessage =
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
                  DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest, WorkerLost, AppOffer, AppOfferReply, AppPiece,
                  AppStored, AppFetch, NodeLeft, NodeLeftAck, Refused, SubmitRequest,
-                 JobAccepted, JobCancel, JobListRequest, JobListReply>;
+                 JobAccepted, JobCancel, JobListRequest, JobListReply, JobEnded>;
 
 }  // namespace drift

@@ -85,6 +85,7 @@ enum class MsgType : std::uint16_t {
   kJobCancel = 93,
   kJobListRequest = 94,
   kJobListReply = 95,
+  kJobEnded = 96,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

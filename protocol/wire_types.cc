@@ -147,6 +147,8 @@ const char* to_string(MsgType t) {
       return "JobListRequest";
     case MsgType::kJobListReply:
       return "JobListReply";
+    case MsgType::kJobEnded:
+      return "JobEnded";
     case MsgType::kNodeLeftAck:
       return "NodeLeftAck";
     case MsgType::kDeputyOrder:

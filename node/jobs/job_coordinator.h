@@ -59,6 +59,9 @@ class JobCoordinator {
   // from the job's owner or an admin.
   JobListReply list(const Principal& who, bool all);
   void on_cancel(const ConnectionPtr& client, const JobCancel& cancel);
+  // Deputy: a job of the root's ended; its end is kept here too (for `result` after the root
+  // is gone).
+  void on_ended(const JobEnded& outcome);
   void on_tasks_created(const TasksCreated& msg);
   void on_contribution(const ReductionContribution& msg);
   void on_task_finished(const TaskFinished& msg);

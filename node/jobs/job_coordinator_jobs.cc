@@ -36,7 +36,31 @@ void JobCoordinator::archive(const Job& job, JobState state, JobArchive::End end
   JobEntry e = entry_of(job, state);
   if (const auto* failed = std::get_if<JobFailed>(&end)) e.reason = failed->reason;
   if (state == JobState::kDone) e.step = job.spec.steps;
+  if (job.deputy != 0) {  // before the JobEnd that makes it drop the job's record
+    JobEnded outcome;
+    outcome.entry = e;
+    std::visit(
+        [&](const auto& m) {
+          using T = std::decay_t<decltype(m)>;
+          outcome.done = std::is_same_v<T, JobResult>;
+          if constexpr (std::is_same_v<T, JobResult>) outcome.result = m;
+          if constexpr (std::is_same_v<T, JobFailed>) outcome.failure = m;
+        },
+        end);
+    messenger_.send_to_node(job.deputy, std::move(outcome));
+  }
   archive_.add(std::move(e), std::move(end), std::chrono::steady_clock::now());
+}
+
+void JobCoordinator::on_ended(const JobEnded& outcome) {
+  const JobEntry& e = outcome.entry;
+  if (jobs_.count(e.job) || !ended(e.state) || (outcome.done != (e.state == JobState::kDone))) {
+    return;  // ours, or not an end
+  }
+  JobArchive::End end = outcome.done ? JobArchive::End(outcome.result)
+                                     : JobArchive::End(outcome.failure);
+  if (outcome.done ? outcome.result.job != e.job : outcome.failure.job != e.job) return;
+  archive_.add(e, std::move(end), std::chrono::steady_clock::now());
 }
 
 JobListReply JobCoordinator::list(const Principal& who, bool all) {

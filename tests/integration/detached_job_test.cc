@@ -79,6 +79,24 @@ TEST_F(DetachedJobTest, ASubmittedJobFinishesWithNobodyAttachedAndItsResultIsFet
   EXPECT_NE(refused.out.find("this job is alice's"), std::string::npos) << refused.out;
 }
 
+TEST_F(DetachedJobTest, AFinishedJobsResultOutlivesItsRootOnTheDeputy) {
+  const std::string alice = make_token("alice", "user");
+  const auto serial = driftctl("run " + kJob + " --serial");
+  ASSERT_EQ(serial.exit_code, 0) << serial.out;
+  const auto submitted = as(alice, "submit " + kJob);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  const std::string id = job_id_in(submitted.out);
+  ASSERT_TRUE(wait_for_state(alice, id, "done", 60s)) << as(alice, "jobs --all").out;
+  ASSERT_TRUE(cluster().kill(1, SIGKILL).is_ok());  // the root, with the result it kept
+  const std::string at_node_2 =
+      "--node " + cluster_->node_endpoint(2).to_string() + " --token-file " + alice + " ";
+  const auto result = driftctl(at_node_2 + "result " + id);
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_EQ(checksum_line(result.out), checksum_line(serial.out)) << result.out;
+  const auto listed = driftctl(at_node_2 + "jobs");
+  EXPECT_NE(listed.out.find(id), std::string::npos) << listed.out;
+}
+
 TEST_F(DetachedJobTest, RunInterruptedWithSigintDetachesAndTheJobGoesOnToItsResult) {
   const auto serial = driftctl("run heat2d --tasks 6 --steps 4000 --size 96x96 --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;

@@ -175,6 +175,10 @@ std::vector<SampleMessage> build() {
                                  120, 200, 8, 31.5, {1, 2, 3}, 2, "cancelled by alice", 4.25},
                         JobEntry{0x200010002ULL, "particles", "bob", "particles",
                                  JobState::kRunning, 7, 100, 4, 2.0, {2}, 2, "", 0}}}},
+      {"job_ended",
+       JobEnded{JobEntry{0x200010003ULL, "night", "alice", "heat2d", JobState::kFailed, 12, 200,
+                           8, 3.5, {1, 2}, 2, "node 3 could not create its tasks", 0},
+                  false, JobResult{}, JobFailed{0x200010003ULL, "node 3 could not create its tasks"}}},
   };
 }
 
