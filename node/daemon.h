@@ -153,6 +153,8 @@ class Daemon final : public Messenger {
   std::chrono::steady_clock::time_point leave_deadline_;
   std::set<std::uint64_t> leaving_jobs_;  // jobs whose root has not acknowledged NodeLeft
   bool left_sent_ = false;
+  std::uint64_t leave_forwarded_ = 0;  // messages forwarded when last looked (watch_leave)
+  std::chrono::steady_clock::time_point leave_quiet_since_{};
   std::chrono::steady_clock::time_point left_acks_deadline_;
   std::chrono::steady_clock::time_point started_;
   bool stopping_ = false;

@@ -58,6 +58,16 @@ void Daemon::watch_leave() {
     return stop();
   }
   if (tasks == 0 && !left_sent_) {
+    // Every member learns where the tasks that left went, now: one that has not sent to them
+    // since would otherwise send to this node after it stopped, and that message would be lost
+    // (a stall, then a rollback).
+    for (const auto& [task, pointer] : pointers_.all()) {
+      for (const Member& m : table_.members()) {
+        if (m.info.node_id == config_.node_id || m.info.state == MemberState::kDead) continue;
+        if (pointer.dest == m.info.node_id) continue;
+        send_to_node(m.info.node_id, LocationUpdate{task, pointer.dest, pointer.epoch});
+      }
+    }
     // The roots of the jobs it hosted learn it left them cleanly, so none rolls back.
     left_sent_ = true;
     left_acks_deadline_ = now + std::chrono::seconds(2);
@@ -78,7 +88,15 @@ void Daemon::watch_leave() {
       send_to_node(deputy, DeputyOrder{job, true, true});
     }
   }
-  if (tasks == 0 && (leaving_jobs_.empty() || now >= left_acks_deadline_)) {
+  // Messages already on their way here are passed on before it stops: it waits until it has
+  // forwarded nothing for a while (within the leave's deadline).
+  if (counters_.messages_forwarded != leave_forwarded_) {
+    leave_forwarded_ = counters_.messages_forwarded;
+    leave_quiet_since_ = now;
+  }
+  const bool quiet = now - leave_quiet_since_ >= std::chrono::milliseconds(300) ||
+                     now >= leave_deadline_;
+  if (tasks == 0 && quiet && (leaving_jobs_.empty() || now >= left_acks_deadline_)) {
     spdlog::info("every task moved away{}: shutting down",
                  leaving_jobs_.empty() ? ", every job's root told" : "; a job's root did not answer");
     membership_.announce_leave();

@@ -1,7 +1,7 @@
-// A job that ends (here: fails, its client hangs up) while one of its tasks is in transit: the
+// A job that ends (here: its client cancels it) while one of its tasks is in transit: the
 // move must still be answered (a MigrationReport, here saying it failed), and nothing of the job
 // may be left on any node. A one-task ballast job with 400 MB of state moves from its node to
-// another; the client hangs up as soon as its node's debug log says the other accepted, so
+// another; the client cancels the job as soon as its node's debug log says the other accepted, so
 // the job ends while the state is on the wire (a 400 MB move takes about a second more).
 #include <gtest/gtest.h>
 
@@ -42,7 +42,8 @@ TEST_F(MigrationAtJobEndTest, MoveInterruptedByTheJobsEndIsAnsweredAndLeavesNoth
   const bool accepted = poll_until(std::chrono::seconds(30), std::chrono::milliseconds(1), [&] {
     return log_of(static_cast<int>(from)).find(": accepted after ") != std::string::npos;
   });
-  submitter.reset();  // the client hangs up: the root fails the job and ends it everywhere
+  // The client cancels the job: the root ends it everywhere.
+  ASSERT_TRUE(submitter->send(JobCancel{job}).is_ok());
   ASSERT_TRUE(accepted) << "node " << from << " never logged that node " << dest
                         << " accepted the offer";
 
