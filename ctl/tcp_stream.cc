@@ -45,6 +45,15 @@ Result<std::unique_ptr<TcpStream>> TcpStream::connect(const Endpoint& to,
     stream->tls_->async_handshake(asio::ssl::stream_base::client,
                                   [&](const std::error_code& e) { result = e; });
     if (auto timed_out = stream->run_until(deadline, result)) result = timed_out;
+    if (result == asio::error::timed_out) {
+      return Status::error(to.to_string() + " did not finish the TLS handshake in time (is "
+                                            "it overloaded, paused or stopping?)");
+    }
+    if (is_peer_close(result)) {
+      return Status::error(to.to_string() + " closed the connection during the TLS handshake "
+                                            "(it is stopping, or has too many connections "
+                                            "from this address in their handshake)");
+    }
     if (result) {
       return Status::error(to.to_string() + " refused the TLS handshake (wrong secret?): " +
                            describe(result));

@@ -64,6 +64,10 @@ void PeerConnection::tls_handshake() {
   auto done = tls_->handshake();
   auto flushed = tls_->flush();
   if (!done) {
+    // A peer that hangs up mid-handshake (it is fencing or stopping) refused nothing.
+    if (done.error().ends_with("connection closed by peer")) {
+      return close("the peer hung up before TLS was set up");
+    }
     const std::string why = TlsContext::refusal(tls_->ssl());
     const bool certificates = params_.tls && params_.tls->members_need_certificates();
     return close("refused TLS handshake (" +
