@@ -12,7 +12,7 @@
 #include "ctl/exit_codes.h"
 #include "ctl/job_client.h"
 #include "ctl/job_control.h"
-#include "ctl/job_report.h"
+#include "ctl/job_output.h"
 #include "ctl/progress_bar.h"
 #include "ctl/task_id_text.h"
 #include "ctl/text_table.h"
@@ -102,21 +102,6 @@ int list_jobs(const ConnectOptions& connect, const Args& a) {
   return kExitOk;
 }
 
-int print_end(const JobEndMessage& end, const std::string& app, bool json) {
-  if (auto* failed = std::get_if<JobFailed>(&end)) {
-    const bool cancelled = failed->reason.starts_with("cancelled by ");
-    return report_failure(kExitFailed, "job " + format_job_id(failed->job) + " (" + app + ") " +
-                                           (cancelled ? "was " : "failed: ") + failed->reason);
-  }
-  const JobReport report = report_of(std::get<JobResult>(end));
-  if (json) {
-    std::cout << job_report_json(report).dump() << "\n";
-  } else {
-    std::cout << job_report_text(report);
-  }
-  return kExitOk;
-}
-
 int attach(const FoundJob& found, bool json) {
   auto connection = ClientConnection::open(found.root);
   if (!connection) return report_failure(kExitConnection, connection.error());
@@ -129,13 +114,12 @@ int attach(const FoundJob& found, bool json) {
       [&](const JobNotice& n) {
         if (n.kind == JobNoticeKind::kRootChanged && n.node == found.entry.root) return;
         bar.finish();
-        std::fprintf(stderr, "driftctl: job %s: %s\n", format_job_id(n.job).c_str(),
-                     n.text.c_str());
+        print_notice(n);
       },
       &reattach);
   bar.finish();
   if (!end) return report_failure(kExitConnection, end.error());
-  return print_end(*end, found.entry.app, json);
+  return print_job_end(*end, found.entry.app, json);
 }
 
 int result(const FoundJob& found, bool json) {

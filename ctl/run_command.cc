@@ -17,6 +17,7 @@
 #include "ctl/exit_codes.h"
 #include "ctl/job_client.h"
 #include "ctl/job_control.h"
+#include "ctl/job_output.h"
 #include "ctl/job_report.h"
 #include "ctl/progress_bar.h"
 #include "ctl/status_query.h"
@@ -149,15 +150,6 @@ void print_app_help(const std::string& app, const po::options_description& optio
   std::cout << "Usage: driftctl [connection options] run " << app << " [options]\n\n" << options;
 }
 
-int print_report(const JobReport& report, bool json) {
-  if (json) {
-    std::cout << job_report_json(report).dump() << "\n";
-  } else {
-    std::cout << job_report_text(report);
-  }
-  return kExitOk;
-}
-
 int run_serial(const std::string& path, const JobSpec& spec, bool json) {
   AppQuery query;
   query.kind = AppQueryKind::kSerial;
@@ -171,12 +163,6 @@ int run_serial(const std::string& path, const JobSpec& spec, bool json) {
   return print_report(
       {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details, {}, 0},
       json);
-}
-
-// "job 0x1a2b3c0001 (heat2d) failed: ..."; a job refused before it got an id has none (0).
-std::string failure_text(const JobSpec& spec, const JobFailed& failed) {
-  const std::string id = failed.job == 0 ? "" : " " + format_job_id(failed.job);
-  return "job" + id + " (" + spec.app + ") failed: " + failed.reason;
 }
 
 Clock::time_point deadline_after(double seconds) {
@@ -225,16 +211,12 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
       deadline_after(a.timeout_s),
       [&](const JobNotice& n) {
         bar.finish();
-        std::fprintf(stderr, "driftctl: job %s: %s\n", format_job_id(n.job).c_str(),
-                     n.text.c_str());
+        print_notice(n);
       },
       &reattach);
   bar.finish();
   if (!end) return report_failure(kExitConnection, end.error());
-  if (auto* failed = std::get_if<JobFailed>(&*end)) {
-    return report_failure(kExitFailed, failure_text(spec, *failed));
-  }
-  return print_report(report_of(std::get<JobResult>(*end)), a.json);
+  return print_job_end(*end, spec.app, a.json);
 }
 
 bool asks_for_help(const std::vector<std::string>& args) {

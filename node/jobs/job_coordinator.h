@@ -175,9 +175,11 @@ class JobCoordinator {
   JobEntry entry_of(const Job& job, JobState state) const;
   // The job ends here (its end goes to the archive): done, failed or cancelled.
   void archive(const Job& job, JobState state, JobArchive::End end);
-  // Whether `who` may act on `spec`'s job: its owner, or an admin. Else the Refused to send.
-  std::optional<Refused> refuse_unless_owner(const Principal& who, const JobSpec& spec,
-                                             const char* request, const char* action) const;
+  // Whether `who` may act on a job of `owner`'s: its owner, or an admin. Else the Refused to send.
+  static std::optional<Refused> refuse_unless_owner(const Principal& who, const std::string& owner,
+                                                    const char* request, const char* action);
+  // Who submitted the job (spec.runtime["owner"], written by the daemon it was submitted to).
+  static std::string owner_of(const JobSpec& spec);
   void on_combined(std::uint64_t job_id, std::uint32_t generation, Result<AppAnswer> answer);
   void complete_step(Job& job, std::uint64_t step);
   void complete_job(Job& job);

@@ -21,7 +21,7 @@ JobEntry JobCoordinator::entry_of(const Job& job, JobState state) const {
   e.app = job.spec.app;
   e.name = runtime_value(job.spec, "name");
   if (e.name.empty()) e.name = job.spec.app;
-  e.owner = runtime_value(job.spec, "owner");
+  e.owner = owner_of(job.spec);
   e.state = state;
   e.step = job.steps_done;
   e.steps = job.spec.steps;
@@ -76,11 +76,12 @@ JobListReply JobCoordinator::list(const Principal& who, bool all) {
   return reply;
 }
 
+std::string JobCoordinator::owner_of(const JobSpec& spec) { return runtime_value(spec, "owner"); }
+
 std::optional<Refused> JobCoordinator::refuse_unless_owner(const Principal& who,
-                                                           const JobSpec& spec,
+                                                           const std::string& owner,
                                                            const char* request,
-                                                           const char* action) const {
-  const std::string owner = runtime_value(spec, "owner");
+                                                           const char* action) {
   if (allows(who.role, Role::kAdmin) || owner == who.name) return std::nullopt;
   return Refused{request, static_cast<std::uint8_t>(Role::kAdmin),
                  "this job is " + owner + "'s: only its owner or an admin may " + action + " it"};
@@ -101,7 +102,7 @@ void JobCoordinator::on_cancel(const ConnectionPtr& client, const JobCancel& can
                                    "node " + std::to_string(messenger_.self_id()) +
                                        " is not the job's root"});
   }
-  if (auto refused = refuse_unless_owner(who, job->spec, "JobCancel", "cancel")) {
+  if (auto refused = refuse_unless_owner(who, owner_of(job->spec), "JobCancel", "cancel")) {
     spdlog::info("job {:#x}: refused {}'s cancel: {}", cancel.job, who.name, refused->message);
     return reply(client, *refused);
   }

@@ -124,8 +124,8 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
   Job* job = find(attach.job);
   if (!job) {
     if (const auto* kept = archive_.find(attach.job)) {  // it ended here: its end, at once
-      const JobSpec spec{kept->entry.app, 0, 0, {}, {{"owner", kept->entry.owner}}};
-      if (auto refused = refuse_unless_owner(client->principal(), spec, "JobAttach", "attach to")) {
+      if (auto refused = refuse_unless_owner(client->principal(), kept->entry.owner, "JobAttach",
+                                             "attach to")) {
         return reply(client, *refused);
       }
       return std::visit([&](const auto& end) { reply(client, end); }, kept->end);
@@ -137,7 +137,7 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
                                        " is not the job's root"});
   }
   const Principal& who = client->principal();
-  if (auto refused = refuse_unless_owner(who, job->spec, "JobAttach", "attach to")) {
+  if (auto refused = refuse_unless_owner(who, owner_of(job->spec), "JobAttach", "attach to")) {
     spdlog::info("job {:#x}: refused {}'s attach: {}", job->id, who.name, refused->message);
     return reply(client, *refused);
   }

@@ -349,6 +349,24 @@ TEST_F(ConfigTest, MemberCertificatesNeedAllThreeKeysRelativeToTheFile) {
   error_of(parse_file(kMinimal, {"--cluster.tls_key=k.pem"}), {"cluster.tls_ca", "is needed too"});
 }
 
+TEST_F(ConfigTest, AdmissionLimitsAndKeptResultsAreCheckedAndRead) {
+  const NodeConfig d = config_of(parse_file(kMinimal));
+  EXPECT_EQ(d.max_handshakes, 128u);
+  EXPECT_EQ(d.max_handshakes_per_address, 16u);
+  EXPECT_EQ(d.connections_per_second, 100u);
+  EXPECT_EQ(d.keep_results, std::chrono::seconds(7 * 86400));
+  const NodeConfig c = config_of(parse_file(
+      std::string(kMinimal) + "[net]\nmax_handshakes = 8\n[jobs]\nkeep_results = 0.5\n"));
+  EXPECT_EQ(c.max_handshakes, 8u);
+  EXPECT_EQ(c.keep_results, std::chrono::seconds(43200));
+  error_of(parse_file(kMinimal, {"--net.max_handshakes=0"}), {"net.max_handshakes = '0'"});
+  error_of(parse_file(kMinimal, {"--net.connections_per_second=lots"}),
+           {"net.connections_per_second = 'lots'", "not a whole number"});
+  error_of(parse_file(kMinimal, {"--jobs.keep_results=0"}), {"jobs.keep_results = '0'"});
+  error_of(parse_file(kMinimal, {"--jobs.keep_results=4000"}),
+           {"jobs.keep_results", "at most 3650 days"});
+}
+
 TEST_F(ConfigTest, UnknownLogLevel) {
   error_of(parse_file(std::string(kMinimal) + "[log]\nlevel = loud\n"),
            {"log.level = 'loud'", at(6), "trace, debug, info, warn, error"});
