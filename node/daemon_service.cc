@@ -24,8 +24,11 @@ void Daemon::on_signal() {
     // lose it, and its job would roll back as if this node had died.
     const std::size_t tasks = host_.tasks().size() + migration_.moving_out();
     const std::size_t rooted = coordinator_.active_jobs();
+    // A job that had a task here counts this node among its own until told it left, even once
+    // its tasks have all moved on: leaving without a word would look like a death to its root.
+    const std::size_t joined = host_.jobs().size();
     const bool others = alive_members() >= 2;
-    if (sig == SIGINT || leaving_ || (tasks == 0 && rooted == 0) || !others) {
+    if (sig == SIGINT || leaving_ || (tasks == 0 && rooted == 0 && joined == 0) || !others) {
       spdlog::info("signal {}: shutting down{}", sig,
                    leaving_ ? " (second signal: not waiting for the tasks to move)"
                    : sig == SIGINT && tasks + rooted > 0
@@ -36,6 +39,7 @@ void Daemon::on_signal() {
     }
     leaving_ = true;
     leave_deadline_ = std::chrono::steady_clock::now() + kLeaveDeadline;
+    for (std::uint64_t job : host_.jobs()) leaving_jobs_.insert(job);
     for (TaskId t : host_.tasks()) leaving_jobs_.insert(t.job);
     for (TaskId t : migration_.moving_tasks()) leaving_jobs_.insert(t.job);
     spdlog::info("signal {}: leaving the cluster: moving {} task(s) away and handing {} job(s) "

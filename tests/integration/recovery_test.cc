@@ -12,8 +12,10 @@
 #include <drift/application.h>
 #include "ctl/job_client.h"
 #include "ctl/migration_client.h"
+#include "ctl/owner_client.h"
 #include "ctl/status_query.h"
 #include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/owner_harness.h"
 #include "tests/integration/poll.h"
 
 namespace drift::test {
@@ -234,6 +236,53 @@ TEST_F(RecoveryTest, NodeLeavingOnSigtermMovesItsTasksWithoutARollback) {
                           ") suspect"),
             std::string::npos)
       << "node 1 suspected the node that left";
+}
+
+// A member whose tasks of a job have all moved on (its owner reclaimed it) still counts among the
+// job's nodes at the root: on SIGTERM it tells the root it leaves, so the job does not roll back
+// as if it had died (a rolling upgrade met this: the balancer had just emptied the host).
+TEST_F(RecoveryTest, AMemberWithNoTaskLeftLeavesWithoutARollback) {
+  start_cluster(3, /*slot=*/3);
+  wait_for_load_reports(1);
+  const JobSpec spec = heat2d(1500, 20);
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  int emptied = 0;
+  std::vector<JobNotice> recoveries;
+  auto end = ctl::run_job(
+      *connection, spec,
+      [&](const JobProgress& p) {
+        if (emptied != 0 || p.step < 60) return;
+        emptied = find_victim({});
+        ASSERT_NE(emptied, 0) << "no node but the root reports tasks of the job";
+        auto reclaimed = ctl::request_owner_action(connect_options(emptied), OwnerAction::kReclaim,
+                                                   ctl::Clock::now() + 5s);
+        ASSERT_TRUE(reclaimed.is_ok()) << reclaimed.error();
+        ASSERT_TRUE(wait_for_owner_state(connect_options(emptied),
+                                         static_cast<std::uint32_t>(emptied),
+                                         OwnerState::kReclaimed, 30s, /*empty=*/true))
+            << "node " << emptied << " did not empty";
+        ASSERT_TRUE(cluster().kill(emptied, SIGTERM).is_ok());
+        std::cout << "node " << emptied << " emptied, then sent SIGTERM at step " << p.step << "\n";
+      },
+      ctl::Clock::now() + 120s,
+      [&](const JobNotice& n) {
+        std::cout << "notice: " << n.text << "\n";
+        if (n.kind == JobNoticeKind::kRecovered) recoveries.push_back(n);
+      });
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  ASSERT_TRUE(std::holds_alternative<JobResult>(*end)) << "the job failed";
+  ASSERT_NE(emptied, 0) << "the job ended before step 60";
+  const auto& result = std::get<JobResult>(*end);
+  EXPECT_EQ(result.checksum, serial_checksum(spec));
+  EXPECT_EQ(result.recoveries, 0u);
+  EXPECT_TRUE(recoveries.empty()) << recoveries.front().text;
+  std::string fate;
+  EXPECT_TRUE(poll_until(25s, 50ms, [&] { return (fate = fate_of(emptied)) != "running"; }));
+  EXPECT_EQ(fate, "exited with status 0");
+  EXPECT_NE(log_of(emptied).find("every job's root told"), std::string::npos);
+  EXPECT_NE(log_of(1).find("node " + std::to_string(emptied) + " left it cleanly"),
+            std::string::npos);
 }
 
 // The job's root leaving hands the job to its deputy at once (no failure detection to wait for):
