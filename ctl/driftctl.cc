@@ -51,7 +51,7 @@ int print_help(ConnectionSettings& settings) {
          "  jobs [--all] [--json]             the jobs running or ended lately, yours or all\n"
          "  attach JOB                        follow a job to its end (Ctrl-C detaches)\n"
          "  cancel JOB                        end a job now (its owner or an admin)\n"
-         "  result JOB [--json]               a finished job's report\n"
+         "  result JOB [--json] [--forget]    a finished job's report (--forget: then drop it)\n"
          "  tasks [--json]                    the running jobs' tasks and where they live\n"
          "  migrate JOB:INDEX NODE_ID         move a running task to another node\n"
          "  reclaim [--wait]                  the owner takes the --node workstation back:\n"

@@ -18,7 +18,7 @@ std::string unexpected(const ClientConnection& connection, const WireMessage& ms
 }  // namespace
 
 Result<JobAccepted> submit_job(ClientConnection& connection, const JobSpec& spec,
-                               Clock::time_point deadline) {
+                               Clock::time_point deadline, std::vector<JobNotice>* notices) {
   if (Status s = connection.send(SubmitRequest{spec}); !s) return s;
   for (;;) {
     auto msg = connection.receive(deadline);
@@ -27,7 +27,10 @@ Result<JobAccepted> submit_job(ClientConnection& connection, const JobSpec& spec
     if (auto* failed = std::get_if<JobFailed>(&*msg)) {
       return Status::error("job (" + spec.app + ") failed: " + failed->reason);
     }
-    if (std::holds_alternative<JobNotice>(*msg)) continue;  // e.g. nodes that sit it out
+    if (auto* notice = std::get_if<JobNotice>(&*msg)) {  // it waits in the queue
+      if (notices) notices->push_back(*notice);
+      continue;
+    }
     return Status::error(unexpected(connection, *msg, "for a submitted job"));
   }
 }
@@ -115,6 +118,18 @@ Result<JobFailed> cancel_job(const FoundJob& found, Clock::time_point deadline) 
   if (auto* failed = std::get_if<JobFailed>(&*reply)) return *failed;
   if (auto* notice = std::get_if<JobNotice>(&*reply)) return Status::error(notice->text);
   return Status::error(unexpected(**connection, *reply, "for JobCancel"));
+}
+
+Status forget_job(const FoundJob& found, Clock::time_point deadline) {
+  auto connection = ClientConnection::open(found.root);
+  if (!connection) return connection.status();
+  if (Status s = (*connection)->send(JobForget{found.entry.job}); !s) return s;
+  auto reply = (*connection)->receive(deadline);
+  if (!reply) return reply.status();
+  if (std::holds_alternative<JobForget>(*reply)) return Status::ok();
+  if (auto* failed = std::get_if<JobFailed>(&*reply)) return Status::error(failed->reason);
+  if (auto* notice = std::get_if<JobNotice>(&*reply)) return Status::error(notice->text);
+  return Status::error(unexpected(**connection, *reply, "for JobForget"));
 }
 
 }  // namespace drift::ctl

@@ -14,9 +14,12 @@
 
 namespace drift::ctl {
 
-// SubmitRequest, answered with JobAccepted; a job that cannot start is an error with its reason.
+// SubmitRequest, answered with JobAccepted; a job that can never start is an error with its
+// reason. The notices that come first (`notices`, if given) say, e.g., that it waits in the
+// root's queue and why.
 Result<JobAccepted> submit_job(ClientConnection& connection, const JobSpec& spec,
-                               Clock::time_point deadline);
+                               Clock::time_point deadline,
+                               std::vector<JobNotice>* notices = nullptr);
 
 struct ClusterJobs {
   // Every member's, by job id, once each: an ended job's deputy lists it too (as its root's).
@@ -44,5 +47,9 @@ Result<FoundJob> find_job(const ConnectOptions& options, std::uint64_t job,
 
 // JobCancel to the job's root; the end it answers with (JobFailed "cancelled by …").
 Result<JobFailed> cancel_job(const FoundJob& found, Clock::time_point deadline);
+
+// JobForget to the member keeping the ended job's end (its root, or its deputy): the end is
+// gone from every member once this returns ok.
+Status forget_job(const FoundJob& found, Clock::time_point deadline);
 
 }  // namespace drift::ctl

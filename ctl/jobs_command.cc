@@ -12,6 +12,7 @@
 #include "ctl/exit_codes.h"
 #include "ctl/job_client.h"
 #include "ctl/job_control.h"
+#include "ctl/interrupt_watch.h"
 #include "ctl/job_output.h"
 #include "ctl/progress_bar.h"
 #include "ctl/task_id_text.h"
@@ -29,6 +30,7 @@ struct Args {
   std::string job;
   bool all = false;
   bool json = false;
+  bool forget = false;  // result --forget
 };
 
 const char* usage_of(const std::string& command) {
@@ -37,24 +39,27 @@ const char* usage_of(const std::string& command) {
            "Lists the jobs of every member: those running and those that ended within the\n"
            "root's jobs.keep_results (7 days by default). Yours only, unless --all. Columns:\n"
            "JOB id, NAME (--name, or the application), OWNER (a token's name, or\n"
-           "cluster-secret), APP, STATE (running, recovering, done, failed, cancelled),\n"
-           "STEP done / steps, ELAPSED seconds, NODES that hosted its tasks, ROOT node.\n\n";
+           "cluster-secret), APP, STATE (queued, running, recovering, done, failed,\n"
+           "cancelled), STEP done / steps, ELAPSED seconds (queued: waiting), NODES that\n"
+           "hosted its tasks, ROOT node. Below the table, why each queued job waits.\n\n";
   }
   if (command == "attach") {
     return "Usage: driftctl [connection options] attach JOB [--json]\n\n"
            "Follows job JOB (as `jobs` lists it) to its end with the progress bar and report of\n"
            "`run`, from wherever its root is; a job that ended already reports at once.\n"
-           "Ctrl-C detaches again; the job goes on. Only its owner or an admin may attach.\n\n";
+           "Ctrl-C detaches again; the job goes on (a second Ctrl-C within 2 s asks whether to\n"
+           "cancel it). Only its owner or an admin may attach.\n\n";
   }
   if (command == "cancel") {
     return "Usage: driftctl [connection options] cancel JOB\n\n"
            "Ends job JOB now on every node; its attached client hears 'cancelled by NAME'.\n"
            "Only its owner or an admin may cancel it (exit 4 otherwise).\n\n";
   }
-  return "Usage: driftctl [connection options] result JOB [--json]\n\n"
+  return "Usage: driftctl [connection options] result JOB [--json] [--forget]\n\n"
          "The report of finished job JOB, as `run` printed it (exit 0); a job that failed or\n"
-         "was cancelled says why (exit 1), one still running says how far it is (exit 1).\n"
-         "Results stay at the job's root for jobs.keep_results after the end.\n\n";
+         "was cancelled says why (exit 1), one queued or still running says how far it is\n"
+         "(exit 1). Results stay at the job's root and its deputy for jobs.keep_results after\n"
+         "the end; --forget drops them there once printed (the job leaves `driftctl jobs`).\n\n";
 }
 
 std::string seconds_text(double s) {
@@ -99,6 +104,9 @@ int list_jobs(const ConnectOptions& connect, const Args& a) {
                    seconds_text(e.elapsed_s), nodes_text(e.nodes), std::to_string(e.root)});
   }
   std::cout << table.render();
+  for (const JobEntry& e : jobs->jobs) {
+    if (e.state == JobState::kQueued) std::cout << format_job_id(e.job) << " " << e.reason << "\n";
+  }
   return kExitOk;
 }
 
@@ -107,12 +115,17 @@ int attach(const FoundJob& found, bool json) {
   if (!connection) return report_failure(kExitConnection, connection.error());
   Reattach reattach{found.root, found.members};
   ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
+  InterruptWatch interrupts([&](std::uint64_t job) { return cancel_and_say(found.root, job); });
+  interrupts.set_job(found.entry.job);
   auto end = attach_job(
       **connection, found.entry.job, found.entry.app,
-      [&](const JobProgress& p) { bar.update(p.step, p.steps, p.values); },
+      [&](const JobProgress& p) {
+        if (!interrupts.interrupted()) bar.update(p.step, p.steps, p.values);
+      },
       Clock::time_point::max(),
       [&](const JobNotice& n) {
         if (n.kind == JobNoticeKind::kRootChanged && n.node == found.entry.root) return;
+        if (interrupts.interrupted()) return;
         bar.finish();
         print_notice(n);
       },
@@ -122,18 +135,35 @@ int attach(const FoundJob& found, bool json) {
   return print_job_end(*end, found.entry.app, json);
 }
 
-int result(const FoundJob& found, bool json) {
+int result(const FoundJob& found, const Args& a) {
   const JobEntry& e = found.entry;
   if (!ended(e.state)) {
     return report_failure(kExitFailed, "job " + format_job_id(e.job) + " (" + e.app + ") is " +
                                            to_string(e.state) + ": step " +
                                            std::to_string(e.step) + " of " +
-                                           std::to_string(e.steps) + "; no result yet");
+                                           std::to_string(e.steps) + "; no result yet" +
+                                           (e.reason.empty() ? "" : " (" + e.reason + ")"));
   }
-  return attach(found, json);
+  const int status = attach(found, a.json);
+  if (!a.forget || status == kExitConnection) return status;
+  if (Status s = forget_job(found, Clock::now() + kAskTimeout); !s) {
+    return report_failure(kExitFailed, "job " + format_job_id(e.job) + ": not forgotten: " +
+                                           s.message());
+  }
+  std::fprintf(stderr, "driftctl: job %s forgotten\n", format_job_id(e.job).c_str());
+  return status;
 }
 
 }  // namespace
+
+int cancel_and_say(const ConnectOptions& connect, std::uint64_t job) {
+  auto found = find_job(connect, job, kAskTimeout);
+  if (!found) return report_failure(kExitFailed, found.error());
+  auto cancelled = cancel_job(*found, Clock::now() + kAskTimeout);
+  if (!cancelled) return report_failure(kExitFailed, cancelled.error());
+  std::cout << "job " << format_job_id(job) << ": " << cancelled->reason << "\n";
+  return kExitOk;
+}
 
 int jobs_command(const std::string& command, const std::vector<std::string>& args,
                  ConnectionSettings settings) {
@@ -143,6 +173,10 @@ int jobs_command(const std::string& command, const std::vector<std::string>& arg
   if (command != "jobs") add("job", po::value(&a.job)->value_name("JOB"), "the job's id");
   if (command == "jobs") add("all", po::bool_switch(&a.all), "everyone's jobs, not only yours");
   if (command != "cancel") add("json", po::bool_switch(&a.json), "print JSON");
+  if (command == "result") {
+    add("forget", po::bool_switch(&a.forget),
+        "once printed, drop the job's kept end from its root and deputy");
+  }
   add("help,h", "show this help");
   options.add(settings.options());
   po::positional_options_description positional;
@@ -157,14 +191,11 @@ int jobs_command(const std::string& command, const std::vector<std::string>& arg
   if (a.job.empty()) return usage_error(command, "which job? (driftctl jobs lists them)");
   auto id = parse_job_id(a.job);
   if (!id) return usage_error(command, id.error());
+  if (command == "cancel") return cancel_and_say(*connect, *id);
   auto found = find_job(*connect, *id, kAskTimeout);
   if (!found) return report_failure(kExitFailed, found.error());
   if (command == "attach") return attach(*found, a.json);
-  if (command == "result") return result(*found, a.json);
-  auto cancelled = cancel_job(*found, Clock::now() + kAskTimeout);
-  if (!cancelled) return report_failure(kExitFailed, cancelled.error());
-  std::cout << "job " << format_job_id(*id) << ": " << cancelled->reason << "\n";
-  return kExitOk;
+  return result(*found, a);
 }
 
 }  // namespace drift::ctl

@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -17,7 +16,9 @@
 #include "ctl/exit_codes.h"
 #include "ctl/job_client.h"
 #include "ctl/job_control.h"
+#include "ctl/interrupt_watch.h"
 #include "ctl/job_output.h"
+#include "ctl/jobs_command.h"
 #include "ctl/job_report.h"
 #include "ctl/progress_bar.h"
 #include "ctl/status_query.h"
@@ -32,34 +33,11 @@ namespace {
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
     "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
-    "chaos-grain", "binary", "name",
+    "chaos-grain", "binary", "name", "memory",
     "placement", "checkpoint-steps", "checkpoint-ms", "help"};
 
 // Pieces of an executable sent to the daemon (its frames allow far more).
 constexpr std::uint32_t kUploadPiece = 1u << 20;
-
-// Ctrl-C while a job runs only detaches: the job goes on at its root. What to say then is made
-// once the job's id is known, and written by the handler (write(2) is async-signal-safe).
-char detach_text[256];
-volatile std::sig_atomic_t detach_length = 0;
-
-extern "C" void on_interrupt(int) {
-  if (detach_length > 0) {
-    (void)!::write(STDERR_FILENO, detach_text, static_cast<std::size_t>(detach_length));
-  }
-  ::_exit(130);
-}
-
-void say_on_interrupt(std::uint64_t job) {
-  if (detach_length > 0) return;
-  const std::string id = format_job_id(job);
-  const int n = std::snprintf(detach_text, sizeof detach_text,
-                              "\ndriftctl: detached; job %s goes on (driftctl attach %s to follow "
-                              "it, driftctl cancel %s to stop it)\n",
-                              id.c_str(), id.c_str(), id.c_str());
-  detach_length = std::min(n, static_cast<int>(sizeof detach_text) - 1);
-  std::signal(SIGINT, on_interrupt);
-}
 
 struct RunArgs {
   std::uint32_t tasks = 0;
@@ -69,6 +47,7 @@ struct RunArgs {
   std::uint32_t chaos_grain = 0;
   std::string placement;
   std::string checkpoint_steps, checkpoint_ms;
+  std::string memory;  // per task, as the user wrote it ("2G")
   std::vector<std::string> binaries;
   std::string name;
   bool serial = false;
@@ -104,6 +83,10 @@ po::options_description run_options(RunArgs& a) {
   add("placement", po::value<std::string>(&a.placement)->value_name("HOW"),
       "where the tasks start: capacity (in proportion to each node's advertised capacity, the "
       "default) or even (the same number on every node, as a uniform partition)");
+  add("memory", po::value<std::string>(&a.memory)->value_name("SIZE"),
+      "the most memory one task needs, e.g. 512M or 2G (default: the application's estimate, "
+      "if it gives one); the job waits in the queue until the available nodes have that much "
+      "free for each of its tasks");
   add("checkpoint-steps", po::value<std::string>(&a.checkpoint_steps)->value_name("N"),
       "checkpoint every N steps, 0 = not by steps (default: the root daemon's "
       "checkpoint.every_steps)");
@@ -183,16 +166,25 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
     add_to_spec(spec, executables);
   }
   if (a.submit) {
-    auto accepted = submit_job(**connection, spec, Clock::now() + std::chrono::seconds(60));
+    std::vector<JobNotice> notices;
+    auto accepted =
+        submit_job(**connection, spec, Clock::now() + std::chrono::seconds(60), &notices);
     if (!accepted) return report_failure(kExitFailed, accepted.error());
+    std::string queued;  // why it waits, if it does
+    for (const JobNotice& n : notices) {
+      if (n.kind == JobNoticeKind::kQueued) queued = n.text;
+    }
     if (a.json) {
-      std::cout << nlohmann::json{{"job", format_job_id(accepted->job)},
-                                  {"root", accepted->root}}.dump()
-                << "\n";
+      nlohmann::json out{{"job", format_job_id(accepted->job)},
+                         {"root", accepted->root},
+                         {"state", queued.empty() ? "running" : "queued"}};
+      if (!queued.empty()) out["reason"] = queued;
+      std::cout << out.dump() << "\n";
     } else {
       std::cout << "job " << format_job_id(accepted->job) << " submitted (root node "
-                << accepted->root << "); follow it with `driftctl attach "
-                << format_job_id(accepted->job) << "`\n";
+                << accepted->root << (queued.empty() ? "" : "; " + queued)
+                << "); follow it with `driftctl attach " << format_job_id(accepted->job)
+                << "`\n";
     }
     return kExitOk;
   }
@@ -202,14 +194,18 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
     for (const NodeStatus& n : members->nodes) reattach.members.push_back(n.member);
   }
   ProgressBar bar(stderr, ::isatty(STDERR_FILENO) == 1);
+  // Ctrl-C only detaches; a second one may cancel (ctl/interrupt_watch.h).
+  InterruptWatch interrupts([&](std::uint64_t job) { return cancel_and_say(connect, job); });
   auto end = run_job(
       **connection, spec,
       [&](const JobProgress& p) {
-        say_on_interrupt(p.job);
-        bar.update(p.step, p.steps, p.values);
+        interrupts.set_job(p.job);
+        if (!interrupts.interrupted()) bar.update(p.step, p.steps, p.values);
       },
       deadline_after(a.timeout_s),
       [&](const JobNotice& n) {
+        interrupts.set_job(n.job);
+        if (interrupts.interrupted()) return;
         bar.finish();
         print_notice(n);
       },
@@ -258,6 +254,7 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
     spec.runtime["name"] = a.name;
   }
   if (!a.checkpoint_steps.empty()) spec.runtime["checkpoint_steps"] = a.checkpoint_steps;
+  if (!a.memory.empty()) spec.runtime["memory"] = a.memory;
   if (!a.checkpoint_ms.empty()) spec.runtime["checkpoint_ms"] = a.checkpoint_ms;
   AppQuery check;
   check.kind = AppQueryKind::kValidate;

@@ -120,6 +120,7 @@ Status Daemon::start() {
   });
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
   coordinator_.set_deputy_source([this] { return buddy(); });
+  coordinator_.set_max_running(config_.max_running);
   // The owner wants the machine and tasks are still here: their jobs roll back without them.
   owner_.on_evacuation_deadline([this](const std::vector<TaskId>& left) {
     std::set<std::uint64_t> jobs;
@@ -557,7 +558,8 @@ std::vector<PlacementCandidate> Daemon::candidates() const {
     double capacity = self || !m.heard ? meter_.capacity() : m.load.capacity;
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
     out.push_back({m.info.node_id, m.info.name, capacity, owner == OwnerState::kAvailable,
-                   self ? config_.arch() : m.info.arch});
+                   self ? config_.arch() : m.info.arch,
+                   self ? read_available_memory() : m.heard ? m.load.free_memory_bytes : 0});
   }
   return out;
 }

@@ -10,6 +10,7 @@ add_library(drift_node
   jobs/job_coordinator_recovery.cc
   jobs/job_coordinator_takeover.cc
   jobs/job_coordinator_jobs.cc
+  jobs/job_queue.cc
   recovery/recovery_agent.cc
   tasks/message_router.cc
   tasks/migration_service.cc

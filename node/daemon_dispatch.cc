@@ -137,6 +137,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           if (!ended_jobs_.contains(m.task.job)) recovery_.on_copy(std::move(m), from);
         } else if constexpr (std::is_same_v<T, JobEnded>) {
           coordinator_.on_ended(m);
+        } else if constexpr (std::is_same_v<T, JobForget>) {
+          coordinator_.on_forget_from(from, m);
         } else if constexpr (std::is_same_v<T, CheckpointAck>) {
           const std::uint32_t home = locations_.home(m.task.job);
           if (home != config_.node_id && from == m.buddy && host_.knows_job(m.task.job)) {
@@ -226,6 +228,8 @@ void Daemon::on_client_message(const ConnectionPtr& conn, WireMessage&& msg) {
     coordinator_.submit(RunRequest{std::move(submit->spec)}, conn, /*follow=*/false);
   } else if (auto* cancel = std::get_if<JobCancel>(&msg)) {
     coordinator_.on_cancel(conn, *cancel);
+  } else if (auto* forget = std::get_if<JobForget>(&msg)) {
+    coordinator_.on_forget(conn, *forget);
   } else if (auto* list = std::get_if<JobListRequest>(&msg)) {
     conn->send(coordinator_.list(who, list->all));
   } else if (auto* migrate = std::get_if<MigrateRequest>(&msg)) {

@@ -20,7 +20,9 @@ namespace drift {
 enum class AppQueryKind : std::uint8_t { kInfo = 0, kValidate = 1, kSerial = 2, kCombine = 3 };
 inline constexpr std::uint8_t kAppQueryKindMax = 3;
 inline constexpr std::uint8_t kReduceOpWireMax = 2;
-inline constexpr std::uint32_t kAppQueryVersion = 1;
+// 2 added AppAnswer::memory_per_task; a daemon still reads version 1's answers (no estimate).
+inline constexpr std::uint32_t kAppQueryVersion = 2;
+inline constexpr std::uint32_t kAppQueryOldestVersion = 1;
 
 struct AppQuery {
   std::uint32_t version = kAppQueryVersion;
@@ -45,6 +47,7 @@ struct AppAnswer {
   JobSpec spec;                      // kValidate: with the application's defaults filled in
   std::vector<ReduceOp> reduce_ops;  // kValidate
   std::uint32_t spare_tasks = 0;     // kValidate
+  std::uint64_t memory_per_task = 0; // kValidate: bytes one task needs at most; 0: not stated
   std::string checksum;              // kSerial, kCombine
   std::map<std::string, std::string> details;
 
@@ -67,6 +70,7 @@ struct AppAnswer {
       ar(raw);
     }
     ar(spare_tasks, checksum, details);
+    if (version >= 2) ar(memory_per_task);
   }
 };
 

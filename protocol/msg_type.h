@@ -86,6 +86,7 @@ enum class MsgType : std::uint16_t {
   kJobListRequest = 94,
   kJobListReply = 95,
   kJobEnded = 96,
+  kJobForget = 97,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

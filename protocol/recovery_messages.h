@@ -298,9 +298,10 @@ enum class JobNoticeKind : std::uint8_t {
   kRootChanged = 2,
   kNotHere = 3,
   kWaiting = 4,
-  kSatOut = 5
+  kSatOut = 5,
+  kQueued = 6  // the job waits in its root's queue; the text says for what
 };
-inline constexpr std::uint8_t kJobNoticeKindMax = 5;
+inline constexpr std::uint8_t kJobNoticeKindMax = 6;
 
 // Root -> the job's client: something happened to the job that the user should know.
 struct JobNotice {

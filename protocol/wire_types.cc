@@ -149,6 +149,8 @@ const char* to_string(MsgType t) {
       return "JobListReply";
     case MsgType::kJobEnded:
       return "JobEnded";
+    case MsgType::kJobForget:
+      return "JobForget";
     case MsgType::kNodeLeftAck:
       return "NodeLeftAck";
     case MsgType::kDeputyOrder:

@@ -25,6 +25,7 @@ AppAnswer answer(const Application& app, AppQuery& query) {
       }
       a.reduce_ops = app.reduction_ops();
       a.spare_tasks = app.spare_tasks(a.spec);
+      a.memory_per_task = app.memory_per_task(a.spec);
       if (query.kind == AppQueryKind::kSerial) {
         auto outcome = app.run_serial(a.spec);
         if (!outcome) {

@@ -45,6 +45,13 @@ class BallastApp final : public Application {
 
   std::vector<ReduceOp> reduction_ops() const override { return {ReduceOp::kSum}; }
 
+  // Its words three times over (the live state, the state encoded for a checkpoint or a move,
+  // the copy a move receives) and a MiB for the rest.
+  std::uint64_t memory_per_task(const JobSpec& spec) const override {
+    Result<Params> p = parse_params(spec);
+    return p ? 3 * 8 * p->words() + (1u << 20) : 0;
+  }
+
   Result<JobOutcome> combine(const JobSpec& spec,
                              const std::vector<std::vector<std::uint8_t>>& results) const override {
     Result<Params> p = parse_params(spec);

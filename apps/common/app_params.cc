@@ -1,6 +1,8 @@
 // Reading and checking app options (app_params.h).
 #include "apps/common/app_params.h"
 
+#include "protocol/byte_size.h"
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -9,35 +11,6 @@
 namespace drift::apps {
 
 namespace {
-
-std::optional<std::uint64_t> parse_decimal(std::string_view s) {
-  if (s.empty() || s.front() < '0' || s.front() > '9') return std::nullopt;
-  std::uint64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-int suffix_shift(char c) {
-  switch (c) {
-    case 'K':
-      return 10;
-    case 'M':
-      return 20;
-    case 'G':
-      return 30;
-    default:
-      return -1;
-  }
-}
-
-std::optional<std::uint64_t> parse_bytes(std::string_view s) {
-  int shift = s.empty() ? -1 : suffix_shift(s.back());
-  if (shift < 0) return parse_decimal(s);
-  auto v = parse_decimal(s.substr(0, s.size() - 1));
-  if (!v || *v > (UINT64_MAX >> shift)) return std::nullopt;
-  return *v << shift;
-}
 
 std::string range_text(Range range, bool bytes) {
   auto text = [bytes](std::uint64_t v) { return bytes ? format_bytes(v) : std::to_string(v); };
@@ -81,7 +54,7 @@ Result<std::uint64_t> AppParams::bytes(const std::string& key, std::uint64_t fal
                                        Range range) const {
   auto it = spec_.params.find(key);
   if (it == spec_.params.end()) return fallback;
-  auto v = parse_bytes(it->second);
+  auto v = parse_byte_size(it->second);
   if (!v || *v < range.min || *v > range.max) {
     return out_of_range(key, it->second, true, range);
   }

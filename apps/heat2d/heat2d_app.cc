@@ -47,6 +47,16 @@ class Heat2dApp final : public Application {
     return p ? p->spare : 0;
   }
 
+  // A tile's two grids with their halo rows, three times over (the state encoded for a
+  // checkpoint or a move beside the live grids), and a MiB for the rest.
+  std::uint64_t memory_per_task(const JobSpec& spec) const override {
+    Result<Params> p = parse_params(spec);
+    if (!p) return 0;
+    const std::uint64_t cells = std::uint64_t{p->width} * p->height / p->tiles() +
+                                2 * (std::uint64_t{p->width} + p->height);
+    return 3 * 2 * sizeof(double) * cells + (1u << 20);
+  }
+
   Result<JobOutcome> combine(const JobSpec& spec,
                              const std::vector<std::vector<std::uint8_t>>& results) const override {
     Result<Params> p = parse_params(spec);

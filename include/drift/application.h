@@ -40,6 +40,10 @@ class Application {
   // gives one half of a task's work (Task::regrain). Every task still contributes to every
   // reduction (a spare one the ops' identity) and finishes.
   virtual std::uint32_t spare_tasks(const JobSpec& /*spec*/) const { return 0; }
+  // The most memory one task needs, in bytes (its state and working arrays); 0: not stated. A
+  // job waits in its root's queue until the available nodes have this much free for each of its
+  // tasks, and the worker's memory limit (worker.memory_limit) still bounds what it really takes.
+  virtual std::uint64_t memory_per_task(const JobSpec& /*spec*/) const { return 0; }
   // results[i] is what task i passed to ctx.finish().
   virtual Result<JobOutcome> combine(const JobSpec& spec,
                                      const std::vector<std::vector<std::uint8_t>>& results) const = 0;

@@ -56,6 +56,8 @@ struct NodeConfig {
   std::uint32_t connections_per_second = 100;
   // How long a job's end stays at its root for `driftctl result` / `jobs` (jobs.keep_results).
   std::chrono::seconds keep_results{7 * 24 * 3600};
+  // At most this many jobs rooted at this node run at once; more wait in its queue (0: no limit).
+  std::uint32_t max_running = 0;
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
 

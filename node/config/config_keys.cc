@@ -110,6 +110,9 @@ std::vector<KeySpec> key_specs() {
        "of those, from one address" + dflt(std::to_string(d.max_handshakes_per_address))},
       {"jobs.keep_results", "DAYS",
        "a job's end stays at its root this long, for driftctl result and jobs" + dflt("7")},
+      {"jobs.max_running", "N",
+       "at most this many jobs submitted to this node run at once; more wait in its queue "
+       "(0 = no limit)" + dflt("0")},
       {"net.connections_per_second", "N",
        "new connections accepted from one address a second (bursts of twice that)" +
            dflt(std::to_string(d.connections_per_second))},

@@ -67,31 +67,31 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client, boo
 
 void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client,
                                bool follow) {
-  if (spec.tasks == 0) return reply(client, JobFailed{0, "the job has no tasks (--tasks N)"});
+  JobPlan plan = plan_job(spec, app);
+  if (!plan.error.empty()) return reply(client, JobFailed{0, plan.error});
+  const std::uint64_t id = next_job_id();
+  if (!plan.wait.empty()) return enqueue(id, std::move(spec), app, client, follow, plan.wait);
+  launch(id, std::move(spec), app, std::move(plan), client, follow);
+}
+
+JobCoordinator::JobPlan JobCoordinator::plan_job(const JobSpec& spec, const AppAnswer& app) const {
+  JobPlan plan;
+  const auto refuse = [&](std::string why) {
+    plan.error = std::move(why);
+    return plan;
+  };
+  if (spec.tasks == 0) return refuse("the job has no tasks (--tasks N)");
   if (spec.tasks > kMaxTasks) {
-    return reply(client, JobFailed{0, "tasks = " + std::to_string(spec.tasks) + ": a job has at most " +
-                                          std::to_string(kMaxTasks) + " tasks"});
+    return refuse("tasks = " + std::to_string(spec.tasks) + ": a job has at most " +
+                  std::to_string(kMaxTasks) + " tasks");
   }
   if (app.spare_tasks >= spec.tasks) {
-    return reply(client, JobFailed{0, spec.app + " says " + std::to_string(app.spare_tasks) +
-                                          " of the " + std::to_string(spec.tasks) +
-                                          " tasks are spare: none would work"});
+    return refuse(spec.app + " says " + std::to_string(app.spare_tasks) + " of the " +
+                  std::to_string(spec.tasks) + " tasks are spare: none would work");
   }
-  auto candidates = candidates_();
-  std::vector<std::pair<std::uint32_t, double>> nodes;
-  std::string sat_out;  // "node 3 (s390x), node 4 (s390x)"
-  for (const auto& c : candidates) {
-    if (!runs_on(spec, c.arch)) {
-      sat_out += (sat_out.empty() ? "" : ", ") + std::string("node ") + std::to_string(c.node_id) +
-                 " (" + c.name + ", " + (c.arch.empty() ? "architecture unknown" : c.arch) + ")";
-      continue;
-    }
-    if (c.available) nodes.emplace_back(c.node_id, c.capacity);
-  }
-  std::uint32_t chaos = 0, chaos_grain = 0;
   for (auto [key, value, what] :
-       {std::tuple{"chaos_migrations", &chaos, "tasks to move"},
-        std::tuple{"chaos_grain", &chaos_grain, "splits or merges to ask for"}}) {
+       {std::tuple{"chaos_migrations", &plan.chaos, "tasks to move"},
+        std::tuple{"chaos_grain", &plan.chaos_grain, "splits or merges to ask for"}}) {
     auto it = spec.runtime.find(key);
     if (it == spec.runtime.end()) continue;
     try {
@@ -100,31 +100,57 @@ void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const Connect
       if (end != it->second.size() || n > 1000000) throw std::out_of_range(it->second);
       *value = static_cast<std::uint32_t>(n);
     } catch (const std::exception&) {
-      return reply(client, JobFailed{0, std::string(key) + " = '" + it->second +
-                                            "': expected a number of " + what + " per step"});
+      return refuse(std::string(key) + " = '" + it->second + "': expected a number of " + what +
+                    " per step");
     }
   }
+  bool even = false;
   if (auto it = spec.runtime.find("placement"); it != spec.runtime.end()) {
-    if (it->second == "even") {
-      for (auto& n : nodes) n.second = 1;  // the same share everywhere, whatever the capacity
-    } else if (it->second != "capacity") {
-      return reply(client, JobFailed{0, "placement = '" + it->second +
-                                            "': expected 'capacity' or 'even'"});
+    even = it->second == "even";  // the same share everywhere, whatever the capacity
+    if (!even && it->second != "capacity") {
+      return refuse("placement = '" + it->second + "': expected 'capacity' or 'even'");
     }
+  }
+  if (auto it = spec.runtime.find("memory");
+      it != spec.runtime.end() && (!memory_per_task(spec) || *memory_per_task(spec) == 0)) {
+    return refuse("memory = '" + it->second + "': expected the bytes one task needs, e.g. 512M "
+                  "or 2G (K, M, G, T: powers of 1024)");
   }
   auto policy = checkpoint_policy(spec);
-  if (!policy) return reply(client, JobFailed{0, policy.error()});
-  std::vector<std::uint32_t> placement = place_job(spec.tasks, app.spare_tasks, nodes);
-  if (placement.size() != spec.tasks) {
-    return reply(client, JobFailed{0, "no live, available node with capacity to place the tasks on" +
-                                          (sat_out.empty() ? std::string()
-                                                           : " (without an executable for their "
-                                                             "architecture: " + sat_out + ")")});
+  if (!policy) return refuse(policy.error());
+  plan.policy = *policy;
+  // What it could run on now; a job that does not fit waits (job_queue.cc).
+  std::vector<std::pair<std::uint32_t, double>> nodes;
+  std::vector<std::uint64_t> free_memory;
+  for (const auto& c : candidates_()) {
+    if (!runs_on(spec, c.arch)) {
+      plan.sat_out += (plan.sat_out.empty() ? "" : ", ") + std::string("node ") +
+                      std::to_string(c.node_id) + " (" + c.name + ", " +
+                      (c.arch.empty() ? "architecture unknown" : c.arch) + ")";
+      continue;
+    }
+    if (!c.available) continue;
+    nodes.emplace_back(c.node_id, even ? 1.0 : c.capacity);
+    free_memory.push_back(c.free_memory);
   }
+  plan.wait = admission(spec, app, free_memory);
+  if (!plan.wait.empty()) return plan;
+  plan.placement = place_job(spec.tasks, app.spare_tasks, nodes);
+  if (plan.placement.size() != spec.tasks) {
+    plan.wait = "no live, available node with capacity to place the tasks on" +
+                (plan.sat_out.empty() ? std::string()
+                                      : " (without an executable for their architecture: " +
+                                            plan.sat_out + ")");
+  }
+  return plan;
+}
+
+void JobCoordinator::launch(std::uint64_t id, JobSpec spec, const AppAnswer& app, JobPlan plan,
+                            const ConnectionPtr& client, bool follow) {
   Job job;
-  job.id = next_job_id();
-  job.chaos_migrations = chaos;
-  job.chaos_grain = chaos_grain;
+  job.id = id;
+  job.chaos_migrations = plan.chaos;
+  job.chaos_grain = plan.chaos_grain;
   job.grain.emplace(spec.tasks, app.spare_tasks);
   job.spec = spec;
   job.reduce_ops = app.reduce_ops;
@@ -132,21 +158,21 @@ void JobCoordinator::start_job(JobSpec spec, const AppAnswer& app, const Connect
   job.client = follow ? client : nullptr;
   job.begin = std::chrono::steady_clock::now();
   job.results.resize(spec.tasks);
-  job.checkpoints.emplace(spec.tasks, *policy, job.begin);
+  job.checkpoints.emplace(spec.tasks, plan.policy, job.begin);
+  const std::vector<std::uint32_t>& placement = plan.placement;
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_node;
   for (std::uint32_t i = 0; i < spec.tasks; ++i) by_node[placement[i]].push_back(i);
   for (const auto& [node, indices] : by_node) job.nodes.insert(node);
   spdlog::info("job {:#x}: {} with {} tasks on {} nodes", job.id, spec.app, spec.tasks,
                by_node.size());
-  std::uint64_t id = job.id;
   locations_.set_job(id, placement);
   jobs_.emplace(id, std::move(job));
   if (!follow) reply(client, JobAccepted{id, messenger_.self_id()});
-  if (!sat_out.empty()) {
-    const std::string text = sat_out + " take no task of the job: it has no executable for their "
-                                       "architecture";
+  if (!plan.sat_out.empty()) {
+    const std::string text = plan.sat_out + " take no task of the job: it has no executable for "
+                                            "their architecture";
     spdlog::info("job {:#x}: {}", id, text);
-    reply(client, JobNotice{id, JobNoticeKind::kSatOut, 0, 0, 0, 0, text});
+    reply(follow ? client : nullptr, JobNotice{id, JobNoticeKind::kSatOut, 0, 0, 0, 0, text});
   }
   for (auto& [node, indices] : by_node) {
     CreateTasks create{id, messenger_.self_id(), spec, placement, std::move(indices)};
@@ -346,6 +372,9 @@ void JobCoordinator::on_client_closed(const ConnectionPtr& client) {
     if (job.client != client) continue;
     job.client = nullptr;
     spdlog::info("job {:#x}: its client left; the job goes on (driftctl attach {:x})", id, id);
+  }
+  for (QueuedJob& q : queue_) {
+    if (q.client == client) q.client = nullptr;  // it stays queued
   }
 }
 

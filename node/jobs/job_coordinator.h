@@ -37,6 +37,7 @@ struct PlacementCandidate {
   double capacity = 1;
   bool available = true;  // its owner lets it take work (docs/architecture.md §9); others get no new tasks
   std::string arch;       // a job of the user's own executable runs only where it has one
+  std::uint64_t free_memory = 0;  // bytes, as its last heartbeat said; 0: not known yet
 };
 
 class JobCoordinator {
@@ -59,9 +60,18 @@ class JobCoordinator {
   // from the job's owner or an admin.
   JobListReply list(const Principal& who, bool all);
   void on_cancel(const ConnectionPtr& client, const JobCancel& cancel);
+  // The queue (job_queue.cc, docs/architecture.md §6.7): a job that does not fit yet waits here
+  // and starts, in the order they came, once it does. At most `max_running` jobs rooted here
+  // run at once (jobs.max_running; 0: no limit).
+  void set_max_running(std::uint32_t max_running) { max_running_ = max_running; }
+  std::size_t queued_jobs() const { return queue_.size(); }
   // Deputy: a job of the root's ended; its end is kept here too (for `result` after the root
   // is gone).
   void on_ended(const JobEnded& outcome);
+  // driftctl result --forget: the end of a job of `client`'s (or any, for an admin) goes, here
+  // and at the members keeping it; a member drops its copy when the job's root (`from`) says so.
+  void on_forget(const ConnectionPtr& client, const JobForget& forget);
+  void on_forget_from(std::uint32_t from, const JobForget& forget);
   void on_tasks_created(const TasksCreated& msg);
   void on_contribution(const ReductionContribution& msg);
   void on_task_finished(const TaskFinished& msg);
@@ -170,8 +180,45 @@ class JobCoordinator {
     bool combining = false;              // every task finished: the application combines
   };
 
+  // What a submitted job needs to start: a reason it never can (`error`) or cannot yet
+  // (`wait`), else where its tasks go.
+  struct JobPlan {
+    std::string error, wait;
+    std::vector<std::uint32_t> placement;  // node of each task
+    std::string sat_out;  // nodes without an executable for their architecture, for the client
+    CheckpointPolicy policy;
+    std::uint32_t chaos = 0, chaos_grain = 0;
+  };
+  // A job waiting in the queue.
+  struct QueuedJob {
+    std::uint64_t id = 0;
+    JobSpec spec;
+    AppAnswer app;
+    ConnectionPtr client;  // follows it (run, attach); null: nobody does
+    std::chrono::steady_clock::time_point since;
+    std::string reason;  // why it waits, as the client and `driftctl jobs` see it
+  };
+
   std::uint64_t next_job_id();
   void start_job(JobSpec spec, const AppAnswer& app, const ConnectionPtr& client, bool follow);
+  JobPlan plan_job(const JobSpec& spec, const AppAnswer& app) const;
+  void launch(std::uint64_t id, JobSpec spec, const AppAnswer& app, JobPlan plan,
+              const ConnectionPtr& client, bool follow);
+  // job_queue.cc. Why the job cannot start now (empty: it can): jobs.max_running, or its
+  // memory estimate above what the available nodes (`free_memory`, 0 = not known) have free.
+  std::string admission(const JobSpec& spec, const AppAnswer& app,
+                        const std::vector<std::uint64_t>& free_memory) const;
+  // The memory a task needs as the user stated it (runtime "memory", driftctl run --memory):
+  // nullopt if not stated or not a size (plan_job refuses the job then).
+  static std::optional<std::uint64_t> memory_per_task(const JobSpec& spec);
+  void enqueue(std::uint64_t id, JobSpec spec, const AppAnswer& app, const ConnectionPtr& client,
+               bool follow, const std::string& reason);
+  // Starts the queued jobs that fit now (every second, from sweep()).
+  void retry_queue();
+  QueuedJob* find_queued(std::uint64_t id);
+  JobEntry entry_of(const QueuedJob& queued) const;
+  bool attach_queued(const ConnectionPtr& client, std::uint64_t id);
+  bool cancel_queued(const ConnectionPtr& client, std::uint64_t id);
   JobEntry entry_of(const Job& job, JobState state) const;
   // The job ends here (its end goes to the archive): done, failed or cancelled.
   void archive(const Job& job, JobState state, JobArchive::End end);
@@ -220,6 +267,8 @@ class JobCoordinator {
   std::map<std::uint64_t, JobRecord> records_;  // jobs we are the deputy of
   std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
   std::map<std::uint64_t, Job> jobs_;
+  std::vector<QueuedJob> queue_;  // in the order they came
+  std::uint32_t max_running_ = 0;
   JobArchive archive_;
   std::uint64_t counter_ = 0;
 };

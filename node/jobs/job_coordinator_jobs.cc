@@ -63,6 +63,39 @@ void JobCoordinator::on_ended(const JobEnded& outcome) {
   archive_.add(e, std::move(end), std::chrono::steady_clock::now());
 }
 
+void JobCoordinator::on_forget(const ConnectionPtr& client, const JobForget& forget) {
+  const auto* kept = archive_.find(forget.job);
+  if (!kept) {
+    if (find(forget.job) || find_queued(forget.job)) {
+      return reply(client, JobFailed{forget.job, "the job has not ended: nothing to forget "
+                                                 "(driftctl cancel ends it)"});
+    }
+    return reply(client, JobNotice{forget.job, JobNoticeKind::kNotHere, 0, 0, 0, 0,
+                                   "node " + std::to_string(messenger_.self_id()) +
+                                       " keeps no end of this job"});
+  }
+  const Principal& who = client->principal();
+  if (auto refused = refuse_unless_owner(who, kept->entry.owner, "JobForget", "forget")) {
+    return reply(client, *refused);
+  }
+  const std::uint32_t root = kept->entry.root;
+  archive_.forget(forget.job);
+  spdlog::info("job {:#x}: its end forgotten at {}'s request", forget.job, who.name);
+  // The root tells every member (its deputy among them); a deputy asked after the root died
+  // has only its own copy to drop.
+  if (root == messenger_.self_id()) {
+    for (const auto& c : candidates_()) {
+      if (c.node_id != root) messenger_.send_to_node(c.node_id, JobForget{forget.job});
+    }
+  }
+  reply(client, JobForget{forget.job});
+}
+
+void JobCoordinator::on_forget_from(std::uint32_t from, const JobForget& forget) {
+  const auto* kept = archive_.find(forget.job);
+  if (kept && kept->entry.root == from) archive_.forget(forget.job);
+}
+
 JobListReply JobCoordinator::list(const Principal& who, bool all) {
   JobListReply reply{messenger_.self_id(), {}};
   const auto mine = [&](const JobEntry& e) { return all || e.owner == who.name; };
@@ -71,6 +104,10 @@ JobListReply JobCoordinator::list(const Principal& who, bool all) {
   }
   for (const auto& [id, job] : jobs_) {
     JobEntry e = entry_of(job, job.recovering ? JobState::kRecovering : JobState::kRunning);
+    if (mine(e)) reply.jobs.push_back(std::move(e));
+  }
+  for (const QueuedJob& q : queue_) {
+    JobEntry e = entry_of(q);
     if (mine(e)) reply.jobs.push_back(std::move(e));
   }
   return reply;
@@ -89,6 +126,7 @@ std::optional<Refused> JobCoordinator::refuse_unless_owner(const Principal& who,
 
 void JobCoordinator::on_cancel(const ConnectionPtr& client, const JobCancel& cancel) {
   const Principal& who = client->principal();
+  if (cancel_queued(client, cancel.job)) return;
   Job* job = find(cancel.job);
   if (!job) {
     if (const auto* kept = archive_.find(cancel.job)) {

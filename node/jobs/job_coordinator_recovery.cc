@@ -378,6 +378,7 @@ void JobCoordinator::sweep(Clock::time_point now) {
                   idle);
     recover(*job, 0, cause);
   }
+  retry_queue();
 }
 
 }  // namespace drift

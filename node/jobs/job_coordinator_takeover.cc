@@ -121,6 +121,7 @@ void JobCoordinator::take_over(const JobRecord& record, const std::string& why) 
 }
 
 void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& attach) {
+  if (attach_queued(client, attach.job)) return;
   Job* job = find(attach.job);
   if (!job) {
     if (const auto* kept = archive_.find(attach.job)) {  // it ended here: its end, at once

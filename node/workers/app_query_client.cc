@@ -120,7 +120,7 @@ class Query : public std::enable_shared_from_this<Query> {
     }
     AppAnswer a;
     Status st = decode_portable(answer_, a);
-    if (!st || a.version != kAppQueryVersion) {
+    if (!st || a.version < kAppQueryOldestVersion || a.version > kAppQueryVersion) {
       const std::string how = describe_wait_status(status_);
       return done(Status::error(
           executable_ + " --drift-query " + how + (answer_.empty() ? " without an answer" :

@@ -30,23 +30,54 @@ class DetachedJobTest : public PeopleTest {
     ClusterTest::SetUp();
     ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
   }
-  // The first job id ("0x...") in `text`, or "".
-  static std::string job_id_in(const std::string& text) {
-    std::smatch m;
-    return std::regex_search(text, m, std::regex("0x[0-9a-f]+")) ? m.str() : std::string();
+  // `driftctl --node NODE1 AUTH run RUN_ARGS` as a child of its own, its output (stdout and
+  // stderr) in `out_file`, its stdin `stdin_path` (default: this process's).
+  pid_t spawn_run(const std::vector<std::string>& auth, const std::vector<std::string>& run_args,
+                  const std::string& out_file, const std::string& stdin_path = "") {
+    const std::string driftctl_path = (bin_dir() / "driftctl").string();
+    std::vector<std::string> argv = {driftctl_path, "--node",
+                                     cluster_->node_endpoint(1).to_string()};
+    argv.insert(argv.end(), auth.begin(), auth.end());
+    argv.push_back("run");
+    argv.insert(argv.end(), run_args.begin(), run_args.end());
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, out_file.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+    if (!stdin_path.empty()) {
+      posix_spawn_file_actions_addopen(&files, STDIN_FILENO, stdin_path.c_str(), O_RDWR, 0);
+    }
+    pid_t pid = -1;
+    const int spawned =
+        posix_spawn(&pid, driftctl_path.c_str(), &files, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&files);
+    EXPECT_EQ(spawned, 0);
+    return spawned == 0 ? pid : -1;
   }
-  // Until `jobs --all --json` (as `token`) shows job `id` in `state`.
-  bool wait_for_state(const std::string& token, const std::string& id, const std::string& state,
-                      std::chrono::milliseconds timeout) {
-    return poll_until(timeout, 100ms, [&] {
-      const auto jobs = as(token, "jobs --all --json");
-      const auto at = jobs.out.find("\"job\":\"" + id + "\"");
-      if (at == std::string::npos) return false;
-      const auto end = jobs.out.find('}', at);
-      const auto begin = jobs.out.rfind('{', at);
-      return jobs.out.substr(begin, end - begin).find("\"state\":\"" + state + "\"") !=
-             std::string::npos;
+  // The id of the job node 1 lists (as the cluster secret sees it) once it has made progress;
+  // "" if none did within 30 s.
+  std::string wait_for_progress() {
+    std::string id;
+    const bool running = poll_until(30s, 50ms, [&] {
+      const auto jobs = driftctl(node() + "--secret-file " + secret_file() + " jobs --all --json");
+      id = job_id_in(jobs.out);
+      return !id.empty() && jobs.out.find("\"step\":0,") == std::string::npos;
     });
+    return running ? id : "";
+  }
+  static std::string text_of(const std::string& file) {
+    std::stringstream said;
+    said << std::ifstream(file).rdbuf();
+    return said.str();
+  }
+  static int exit_status_of(pid_t pid) {
+    int status = 0;
+    EXPECT_EQ(::waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 };
 
@@ -100,45 +131,78 @@ TEST_F(DetachedJobTest, AFinishedJobsResultOutlivesItsRootOnTheDeputy) {
 TEST_F(DetachedJobTest, RunInterruptedWithSigintDetachesAndTheJobGoesOnToItsResult) {
   const auto serial = driftctl("run heat2d --tasks 6 --steps 4000 --size 96x96 --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
-  // driftctl run, as a child of its own, its output in a file.
   const std::string out_file = (dir_ / "run.out").string();
-  const std::string driftctl_path = (bin_dir() / "driftctl").string();
-  std::vector<std::string> argv = {driftctl_path, "--node", cluster_->node_endpoint(1).to_string(),
-                                   "--secret-file", secret_file(), "run", "heat2d", "--tasks", "6",
-                                   "--steps", "4000", "--size", "96x96"};
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, out_file.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = -1;
-  ASSERT_EQ(posix_spawn(&pid, driftctl_path.c_str(), &files, nullptr, args.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&files);
-
+  const pid_t pid = spawn_run({"--secret-file", secret_file()},
+                              {"heat2d", "--tasks", "6", "--steps", "4000", "--size", "96x96"},
+                              out_file);
+  ASSERT_GT(pid, 0);
   // Interrupted once the job has made progress (its root lists it with steps done).
-  std::string id;
-  const bool running = poll_until(30s, 50ms, [&] {
-    const auto jobs = driftctl(node() + "--secret-file " + secret_file() + " jobs --json");
-    id = job_id_in(jobs.out);
-    return !id.empty() && jobs.out.find("\"step\":0,") == std::string::npos;
-  });
-  ASSERT_TRUE(running) << "no progress listed";
+  const std::string id = wait_for_progress();
+  ASSERT_FALSE(id.empty()) << "no progress listed";
   ASSERT_EQ(::kill(pid, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << "status " << status;
-  std::stringstream said;
-  said << std::ifstream(out_file).rdbuf();
-  EXPECT_NE(said.str().find("detached; job " + id + " goes on"), std::string::npos) << said.str();
+  EXPECT_EQ(exit_status_of(pid), 130);
+  const std::string said = text_of(out_file);
+  EXPECT_NE(said.find("detached; job " + id + " goes on"), std::string::npos) << said;
   expect_logged("its client left; the job goes on");
 
   const std::string secret = "--secret-file " + secret_file() + " ";
   const auto attached = driftctl(node() + secret + "attach " + id);
   EXPECT_EQ(attached.exit_code, 0) << attached.out;
   EXPECT_EQ(checksum_line(attached.out), checksum_line(serial.out)) << attached.out;
+}
+
+// A second Ctrl-C within two seconds asks on the terminal (here a pseudo-terminal the test
+// types into) whether to cancel the job; "y" cancels it.
+TEST_F(DetachedJobTest, ASecondCtrlCAsksOnTheTerminalAndYesCancelsTheJob) {
+  const std::string alice = make_token("alice", "user");
+  const int terminal = ::posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(terminal, 0);
+  ASSERT_EQ(::grantpt(terminal), 0);
+  ASSERT_EQ(::unlockpt(terminal), 0);
+  const std::string out_file = (dir_ / "run.out").string();
+  const pid_t pid = spawn_run({"--token-file", alice},
+                              {"heat2d", "--tasks", "6", "--steps", "100000000", "--size", "96x96"},
+                              out_file, ::ptsname(terminal));
+  ASSERT_GT(pid, 0);
+  const std::string id = wait_for_progress();
+  ASSERT_FALSE(id.empty()) << "no progress listed";
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  ASSERT_TRUE(poll_until(5s, 20ms, [&] {
+    return text_of(out_file).find("to be asked whether to cancel") != std::string::npos;
+  })) << text_of(out_file);
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  ASSERT_TRUE(poll_until(5s, 20ms, [&] {
+    return text_of(out_file).find("cancel job " + id + "? [y/N]") != std::string::npos;
+  })) << text_of(out_file);
+  ASSERT_EQ(::write(terminal, "y\n", 2), 2);
+  EXPECT_EQ(exit_status_of(pid), 0) << text_of(out_file);
+  ::close(terminal);
+  EXPECT_NE(text_of(out_file).find("job " + id + ": cancelled by alice"), std::string::npos)
+      << text_of(out_file);
+  EXPECT_TRUE(wait_for_state(alice, id, "cancelled", 5s));
+}
+
+// Without a terminal to ask on, a second Ctrl-C only detaches: the job goes on.
+TEST_F(DetachedJobTest, ASecondCtrlCWithNoTerminalLeavesTheJobRunning) {
+  const std::string alice = make_token("alice", "user");
+  const std::string out_file = (dir_ / "run.out").string();
+  const pid_t pid = spawn_run({"--token-file", alice},
+                              {"heat2d", "--tasks", "6", "--steps", "100000000", "--size", "96x96"},
+                              out_file, "/dev/null");
+  ASSERT_GT(pid, 0);
+  const std::string id = wait_for_progress();
+  ASSERT_FALSE(id.empty()) << "no progress listed";
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  ASSERT_TRUE(poll_until(5s, 20ms, [&] {
+    return text_of(out_file).find("to be asked whether to cancel") != std::string::npos;
+  })) << text_of(out_file);
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  EXPECT_EQ(exit_status_of(pid), 130);
+  EXPECT_NE(text_of(out_file).find("no terminal to ask on; job " + id + " goes on"),
+            std::string::npos)
+      << text_of(out_file);
+  EXPECT_TRUE(wait_for_state(alice, id, "running", 5s));
+  EXPECT_EQ(as(alice, "cancel " + id).exit_code, 0);
 }
 
 TEST_F(DetachedJobTest, OnlyItsOwnerOrAnAdminMayCancelAJob) {

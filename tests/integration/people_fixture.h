@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 
 #include "tests/integration/cluster_test_fixture.h"
@@ -34,6 +35,27 @@ class PeopleTest : public ClusterTest {
     using namespace std::chrono_literals;
     EXPECT_TRUE(poll_until(3s, 50ms, [&] { return log_of(1).find(text) != std::string::npos; }))
         << "node 1's log does not mention: " << text;
+  }
+  // The first job id ("0x...") in `text`, or "".
+  static std::string job_id_in(const std::string& text) {
+    std::smatch m;
+    return std::regex_search(text, m, std::regex("0x[0-9a-f]+")) ? m.str() : std::string();
+  }
+  // Job `id` as `jobs --all --json` (as `token`) shows it: its JSON object, or "" if not listed.
+  std::string job_json(const std::string& token, const std::string& id) {
+    const auto jobs = as(token, "jobs --all --json");
+    const auto at = jobs.out.find("\"job\":\"" + id + "\"");
+    if (at == std::string::npos) return "";
+    const auto begin = jobs.out.rfind('{', at);
+    return jobs.out.substr(begin, jobs.out.find('}', at) - begin + 1);
+  }
+  // Until `jobs --all --json` (as `token`) shows job `id` in `state`.
+  bool wait_for_state(const std::string& token, const std::string& id, const std::string& state,
+                      std::chrono::milliseconds timeout) {
+    using namespace std::chrono_literals;
+    return poll_until(timeout, 100ms, [&] {
+      return job_json(token, id).find("\"state\":\"" + state + "\"") != std::string::npos;
+    });
   }
   // The "checksum ..." line of a job report, or "none".
   static std::string checksum_line(const std::string& out) {

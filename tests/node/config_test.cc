@@ -355,10 +355,14 @@ TEST_F(ConfigTest, AdmissionLimitsAndKeptResultsAreCheckedAndRead) {
   EXPECT_EQ(d.max_handshakes_per_address, 16u);
   EXPECT_EQ(d.connections_per_second, 100u);
   EXPECT_EQ(d.keep_results, std::chrono::seconds(7 * 86400));
+  EXPECT_EQ(d.max_running, 0u);
   const NodeConfig c = config_of(parse_file(
-      std::string(kMinimal) + "[net]\nmax_handshakes = 8\n[jobs]\nkeep_results = 0.5\n"));
+      std::string(kMinimal) +
+      "[net]\nmax_handshakes = 8\n[jobs]\nkeep_results = 0.5\nmax_running = 3\n"));
   EXPECT_EQ(c.max_handshakes, 8u);
   EXPECT_EQ(c.keep_results, std::chrono::seconds(43200));
+  EXPECT_EQ(c.max_running, 3u);
+  error_of(parse_file(kMinimal, {"--jobs.max_running=-1"}), {"jobs.max_running = '-1'"});
   error_of(parse_file(kMinimal, {"--net.max_handshakes=0"}), {"net.max_handshakes = '0'"});
   error_of(parse_file(kMinimal, {"--net.connections_per_second=lots"}),
            {"net.connections_per_second = 'lots'", "not a whole number"});

@@ -169,6 +169,7 @@ std::vector<SampleMessage> build() {
       {"submit_request", SubmitRequest{JobSpec{"heat2d", 8, 200, {{"size", "64x64"}}, {{"name", "night"}}}}},
       {"job_accepted", JobAccepted{0x100020003ULL, 1}},
       {"job_cancel", JobCancel{0x100020003ULL}},
+      {"job_forget", JobForget{0x100020003ULL}},
       {"job_list_request", JobListRequest{true}},
       {"job_list_reply",
        JobListReply{2, {JobEntry{0x200010001ULL, "night", "alice", "heat2d", JobState::kCancelled,

@@ -34,6 +34,7 @@ AppAnswer sample_answer() {
   a.spec = query_spec();
   a.reduce_ops = {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kSum};
   a.spare_tasks = 2;
+  a.memory_per_task = std::uint64_t{3} << 30;
   a.checksum = "0123456789abcdef";
   a.details = {{"energy", "1.25"}, {"collisions", "42"}};
   return a;
@@ -48,6 +49,7 @@ void expect_same_answer(const AppAnswer& got, const AppAnswer& want) {
   EXPECT_EQ(got.spec, want.spec);
   EXPECT_EQ(got.reduce_ops, want.reduce_ops);
   EXPECT_EQ(got.spare_tasks, want.spare_tasks);
+  EXPECT_EQ(got.memory_per_task, want.memory_per_task);
   EXPECT_EQ(got.checksum, want.checksum);
   EXPECT_EQ(got.details, want.details);
 }
@@ -113,6 +115,21 @@ TEST(AppAnswer, RoundTripsWithEveryReduceOp) {
   const Status s = decode_portable(encode_portable(answer), back);
   ASSERT_TRUE(s) << s.message();
   expect_same_answer(back, answer);
+}
+
+// An application built with an SDK from before memory estimates answers version 1, without
+// one: it still decodes, stating none.
+TEST(AppAnswer, AVersionOneAnswerDecodesWithoutAMemoryEstimate) {
+  AppAnswer old = sample_answer();
+  old.version = 1;
+  AppAnswer back;
+  const Status s = decode_portable(encode_portable(old), back);
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_EQ(back.version, 1u);
+  EXPECT_EQ(back.memory_per_task, 0u);
+  EXPECT_EQ(back.spare_tasks, 2u);
+  EXPECT_EQ(back.details, old.details);
+  EXPECT_LT(encode_portable(old).size(), encode_portable(sample_answer()).size());
 }
 
 TEST(AppAnswer, AFailedAnswerRoundTrips) {

@@ -1,0 +1,146 @@
+// The root's job queue (docs/architecture.md §6.7), as people meet it through driftctl: a job
+// that does not fit yet — every node reclaimed by its owner, jobs.max_running jobs already
+// running, its memory above what the nodes have free — waits instead of failing, says why, and
+// starts once it fits (a node released); a queued job can be cancelled by its owner; a finished
+// job's kept result goes with `result --forget`.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "ctl/owner_client.h"
+#include "ctl/status_query.h"
+#include "tests/integration/owner_harness.h"
+#include "tests/integration/people_fixture.h"
+
+namespace drift::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kSlot = 50;
+const std::string kJob = "heat2d --tasks 6 --steps 400 --size 96x96";
+
+class JobQueueTest : public PeopleTest {
+ protected:
+  // The daemons' usual config with `extra` appended (e.g. a [jobs] section).
+  void start_with(int nodes, const std::string& extra) {
+    const auto config = dir_ / "queue.conf";
+    {
+      std::ifstream in(base_config());
+      std::ofstream out(config, std::ios::trunc);
+      out << in.rdbuf() << "\n" << extra << "\n";
+    }
+    const Status s = cluster_->up(nodes, base_port_for(kSlot), config);
+    ASSERT_TRUE(s.is_ok()) << s.message();
+  }
+  void owner(int k, OwnerAction action, OwnerState state) {
+    auto reply = ctl::request_owner_action(connect_options(k), action, ctl::Clock::now() + 10s);
+    ASSERT_TRUE(reply.is_ok()) << reply.error();
+    ASSERT_TRUE(wait_for_owner_state(connect_options(k), static_cast<std::uint32_t>(k), state,
+                                     10s))
+        << "node " << k << " is not " << to_string(state);
+    // The root (node 1) places jobs by what the heartbeats told it.
+    ASSERT_TRUE(poll_until(10s, 50ms, [&] {
+      auto reply = ctl::query_status(connect_options(1), 2s);
+      if (!reply) return false;
+      const NodeStatus* n = ctl::find_node(*reply, static_cast<std::uint32_t>(k));
+      return n && n->load.owner == state;
+    })) << "node 1 does not see node " << k << " " << to_string(state);
+  }
+};
+
+TEST_F(JobQueueTest, AJobWithNoAvailableNodeWaitsAndStartsWhenANodeIsReleased) {
+  ASSERT_NO_FATAL_FAILURE(start_with(2, ""));
+  const std::string alice = make_token("alice", "user");
+  const auto serial = driftctl("run " + kJob + " --serial");
+  ASSERT_EQ(serial.exit_code, 0) << serial.out;
+  for (int k : {1, 2}) ASSERT_NO_FATAL_FAILURE(owner(k, OwnerAction::kReclaim, OwnerState::kReclaimed));
+
+  const auto submitted = as(alice, "submit " + kJob + " --name evening");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  EXPECT_NE(submitted.out.find("queued: no live, available node"), std::string::npos)
+      << submitted.out;
+  const std::string id = job_id_in(submitted.out);
+  ASSERT_FALSE(id.empty()) << submitted.out;
+  EXPECT_NE(job_json(alice, id).find("\"state\":\"queued\""), std::string::npos)
+      << job_json(alice, id);
+  const auto listed = as(alice, "jobs");
+  EXPECT_NE(listed.out.find(id + " no live, available node"), std::string::npos) << listed.out;
+  const auto early = as(alice, "result " + id);
+  EXPECT_EQ(early.exit_code, 1) << early.out;
+  EXPECT_NE(early.out.find("is queued"), std::string::npos) << early.out;
+
+  // The evening: node 2's owner goes home.
+  ASSERT_NO_FATAL_FAILURE(owner(2, OwnerAction::kRelease, OwnerState::kAvailable));
+  ASSERT_TRUE(wait_for_state(alice, id, "done", 60s)) << as(alice, "jobs --all").out;
+  expect_logged("leaves the queue");
+  EXPECT_NE(job_json(alice, id).find("\"nodes\":[2]"), std::string::npos) << job_json(alice, id);
+  const auto result = as(alice, "result " + id + " --forget");
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_EQ(checksum_line(result.out), checksum_line(serial.out)) << result.out;
+  EXPECT_NE(result.out.find("job " + id + " forgotten"), std::string::npos) << result.out;
+  // Gone from the root and from its deputy (node 2), which kept the end too.
+  EXPECT_EQ(job_json(alice, id), "");
+  const auto again = as(alice, "result " + id);
+  EXPECT_EQ(again.exit_code, 1) << again.out;
+}
+
+TEST_F(JobQueueTest, AtMostMaxRunningJobsRunAtOnceAndTheNextOneWaitsItsTurn) {
+  ASSERT_NO_FATAL_FAILURE(start_with(2, "[jobs]\nmax_running = 1"));
+  const std::string alice = make_token("alice", "user");
+  const auto serial = driftctl("run " + kJob + " --serial");
+  ASSERT_EQ(serial.exit_code, 0) << serial.out;
+  const auto first = as(alice, "submit heat2d --tasks 6 --steps 1500 --size 96x96");
+  ASSERT_EQ(first.exit_code, 0) << first.out;
+  EXPECT_EQ(first.out.find("queued"), std::string::npos) << first.out;
+  const std::string first_id = job_id_in(first.out);
+  // `run` follows the second from the queue to its end.
+  const auto second = as(alice, "run " + kJob);
+  EXPECT_EQ(second.exit_code, 0) << second.out;
+  EXPECT_NE(second.out.find("queued: 1 job(s) running from this node (jobs.max_running = 1)"),
+            std::string::npos)
+      << second.out;
+  EXPECT_EQ(checksum_line(second.out), checksum_line(serial.out)) << second.out;
+  // It started only once the first had ended.
+  EXPECT_NE(job_json(alice, first_id).find("\"state\":\"done\""), std::string::npos);
+  const std::string log = log_of(1);
+  const auto first_done = log.find("job " + first_id + " done");
+  const auto second_starts = log.find("leaves the queue");
+  ASSERT_NE(first_done, std::string::npos) << log;
+  ASSERT_NE(second_starts, std::string::npos) << log;
+  EXPECT_LT(first_done, second_starts);
+}
+
+TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCancelsIt) {
+  ASSERT_NO_FATAL_FAILURE(start_with(2, ""));
+  wait_for_load_reports(1);  // the members' free memory is known
+  const std::string alice = make_token("alice", "user");
+  const std::string bob = make_token("bob", "user");
+  const auto bad = as(alice, "submit " + kJob + " --memory 12X");
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_NE(bad.out.find("memory = '12X': expected the bytes one task needs"), std::string::npos)
+      << bad.out;
+
+  const auto submitted = as(alice, "submit " + kJob + " --memory 100T");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  EXPECT_NE(submitted.out.find("queued: its 6 task(s) need"), std::string::npos) << submitted.out;
+  EXPECT_NE(submitted.out.find("--memory); the 2 available node(s) have"), std::string::npos)
+      << submitted.out;
+  const std::string id = job_id_in(submitted.out);
+  const auto refused = as(bob, "cancel " + id);
+  EXPECT_EQ(refused.exit_code, 4) << refused.out;
+  EXPECT_TRUE(wait_for_state(alice, id, "queued", 5s));
+  const auto cancelled = as(alice, "cancel " + id);
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.out;
+  EXPECT_NE(cancelled.out.find("cancelled by alice while it waited in the queue"),
+            std::string::npos)
+      << cancelled.out;
+  EXPECT_TRUE(wait_for_state(alice, id, "cancelled", 5s));
+  // Its application's own estimate fits: the same job without --memory runs.
+  const auto fits = as(alice, "run " + kJob);
+  EXPECT_EQ(fits.exit_code, 0) << fits.out;
+  EXPECT_EQ(fits.out.find("queued"), std::string::npos) << fits.out;
+}
+
+}  // namespace
+}  // namespace drift::test
