@@ -38,6 +38,21 @@ Status Daemon::use_checkpoint_disk() {
                  dir.string(), loaded.copies.size(), jobs.size(), loaded.bytes / 1e6,
                  loaded.partial_removed);
   }
+  // The ends of the jobs rooted here (and of those it is the deputy of) too, in <data_dir>/jobs.
+  const std::filesystem::path jobs_dir = std::filesystem::path(config_.data_dir) / "jobs";
+  auto ends = JobEndDisk::open(jobs_dir);
+  if (!ends) {
+    return Status::error("checkpoint.disk = true, node.data_dir = " + config_.data_dir + " (" +
+                         config_.where("node.data_dir") + "): " + ends.error());
+  }
+  const auto kept = coordinator_.use_end_disk(std::move(ends).value());
+  for (const std::string& problem : kept.problems) {
+    spdlog::warn("checkpoint.disk: {}; removed", problem);
+  }
+  spdlog::info("ended jobs are also kept on disk, in {}{}", jobs_dir.string(),
+               kept.ends.empty() ? std::string()
+                                 : ": found the ends of " + std::to_string(kept.ends.size()) +
+                                       " job(s) from before this node went down");
   return Status::ok();
 }
 

@@ -43,6 +43,7 @@ bool JobArchive::forget(std::uint64_t job) {
   if (it == kept_.end()) return false;
   bytes_ -= it->second.bytes;
   kept_.erase(it);
+  if (on_drop_) on_drop_(job);
   return true;
 }
 

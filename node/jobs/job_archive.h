@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <variant>
 #include <vector>
@@ -36,6 +37,9 @@ class JobArchive {
   const Kept* find(std::uint64_t job) const;
   // Drops the job's end (driftctl result --forget); false if it was not kept.
   bool forget(std::uint64_t job);
+  // Called with each job whose end is dropped (forgotten, replaced, expired, over the bounds):
+  // the copy on disk goes too (job_end_disk.h).
+  void set_on_drop(std::function<void(std::uint64_t)> on_drop) { on_drop_ = std::move(on_drop); }
   // The kept jobs, oldest end first, with ended_ago_s as of `now`; drops those older than keep.
   std::vector<JobEntry> entries(Clock::time_point now);
   std::size_t size() const { return kept_.size(); }
@@ -48,6 +52,7 @@ class JobArchive {
   std::map<std::uint64_t, Kept> kept_;
   std::deque<std::uint64_t> order_;  // by end; may name forgotten jobs
   std::size_t bytes_ = 0;
+  std::function<void(std::uint64_t)> on_drop_;
 };
 
 }  // namespace drift

@@ -21,6 +21,7 @@
 
 #include "migration/location_cache.h"
 #include "node/jobs/job_archive.h"
+#include "node/jobs/job_end_disk.h"
 #include "node/jobs/job_checkpoints.h"
 #include "node/jobs/job_grain.h"
 #include "protocol/app_query.h"
@@ -64,6 +65,9 @@ class JobCoordinator {
   // and starts, in the order they came, once it does. At most `max_running` jobs rooted here
   // run at once (jobs.max_running; 0: no limit).
   void set_max_running(std::uint32_t max_running) { max_running_ = max_running; }
+  // checkpoint.disk: the ends kept here also go to `disk`, and those a previous run left there
+  // are kept again (job_coordinator_jobs.cc). Returns what was loaded, for the log.
+  JobEndDisk::Loaded use_end_disk(JobEndDisk disk);
   std::size_t queued_jobs() const { return queue_.size(); }
   // Deputy: a job of the root's ended; its end is kept here too (for `result` after the root
   // is gone).
@@ -222,6 +226,8 @@ class JobCoordinator {
   JobEntry entry_of(const Job& job, JobState state) const;
   // The job ends here (its end goes to the archive): done, failed or cancelled.
   void archive(const Job& job, JobState state, JobArchive::End end);
+  // Into the archive, and on disk with checkpoint.disk.
+  void keep_end(JobEntry entry, JobArchive::End end);
   // Whether `who` may act on a job of `owner`'s: its owner, or an admin. Else the Refused to send.
   static std::optional<Refused> refuse_unless_owner(const Principal& who, const std::string& owner,
                                                     const char* request, const char* action);
@@ -270,6 +276,7 @@ class JobCoordinator {
   std::vector<QueuedJob> queue_;  // in the order they came
   std::uint32_t max_running_ = 0;
   JobArchive archive_;
+  std::optional<JobEndDisk> end_disk_;
   std::uint64_t counter_ = 0;
 };
 

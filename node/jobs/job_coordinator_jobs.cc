@@ -49,7 +49,32 @@ void JobCoordinator::archive(const Job& job, JobState state, JobArchive::End end
         end);
     messenger_.send_to_node(job.deputy, std::move(outcome));
   }
-  archive_.add(std::move(e), std::move(end), std::chrono::steady_clock::now());
+  keep_end(std::move(e), std::move(end));
+}
+
+void JobCoordinator::keep_end(JobEntry entry, JobArchive::End end) {
+  std::optional<JobEndDisk::Record> record;
+  if (end_disk_) record = JobEndDisk::Record{entry, end, JobEndDisk::WallClock::now()};
+  archive_.add(std::move(entry), std::move(end), std::chrono::steady_clock::now());
+  if (!record) return;
+  if (Status st = end_disk_->save(*record); !st) {  // after add(), which drops an older copy
+    spdlog::warn("job {:#x}: its end is not kept on disk: {}", record->entry.job, st.message());
+  }
+}
+
+JobEndDisk::Loaded JobCoordinator::use_end_disk(JobEndDisk disk) {
+  JobEndDisk::Loaded loaded = disk.load(JobArchive::kMaxKept);
+  end_disk_.emplace(std::move(disk));
+  archive_.set_on_drop([this](std::uint64_t job) { end_disk_->erase(job); });
+  const auto now = std::chrono::steady_clock::now();
+  const auto wall = JobEndDisk::WallClock::now();
+  for (const JobEndDisk::Record& r : loaded.ends) {  // oldest first, as the archive keeps them
+    const auto age = std::max(JobEndDisk::WallClock::duration::zero(), wall - r.ended);
+    archive_.add(r.entry, r.end,
+                 now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(age));
+  }
+  archive_.entries(now);  // those past jobs.keep_results go now, from disk too
+  return loaded;
 }
 
 void JobCoordinator::on_ended(const JobEnded& outcome) {
@@ -60,7 +85,7 @@ void JobCoordinator::on_ended(const JobEnded& outcome) {
   JobArchive::End end = outcome.done ? JobArchive::End(outcome.result)
                                      : JobArchive::End(outcome.failure);
   if (outcome.done ? outcome.result.job != e.job : outcome.failure.job != e.job) return;
-  archive_.add(e, std::move(end), std::chrono::steady_clock::now());
+  keep_end(e, std::move(end));
 }
 
 void JobCoordinator::on_forget(const ConnectionPtr& client, const JobForget& forget) {

@@ -57,7 +57,7 @@ void JobCoordinator::retry_queue() {
       JobEntry e = entry_of(gone);
       e.state = JobState::kFailed;
       e.reason = plan.error;
-      archive_.add(std::move(e), JobFailed{gone.id, plan.error}, std::chrono::steady_clock::now());
+      keep_end(std::move(e), JobFailed{gone.id, plan.error});
       continue;
     }
     if (!plan.wait.empty()) {
@@ -129,7 +129,7 @@ bool JobCoordinator::cancel_queued(const ConnectionPtr& client, std::uint64_t id
   e.reason = reason;
   reply(q->client, JobFailed{id, reason});
   if (client != q->client) reply(client, JobFailed{id, reason});
-  archive_.add(std::move(e), JobFailed{id, reason}, std::chrono::steady_clock::now());
+  keep_end(std::move(e), JobFailed{id, reason});
   std::erase_if(queue_, [&](const QueuedJob& j) { return j.id == id; });
   return true;
 }

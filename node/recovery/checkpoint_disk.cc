@@ -1,6 +1,8 @@
 // Checkpoint copies on disk (checkpoint_disk.h).
 #include "node/recovery/checkpoint_disk.h"
 
+#include "node/service/durable_file.h"
+
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -21,60 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kPartial = ".partial";
-
-std::string job_dir_name(std::uint64_t job) {
-  char name[17];
-  std::snprintf(name, sizeof name, "%016" PRIx64, job);
-  return name;
-}
-
-// A whole name of decimal digits (base 10) or 16 hex digits (base 16) as a number.
-std::optional<std::uint64_t> number_of(const std::string& name, int base) {
-  if (name.empty() || name.size() > (base == 16 ? 16u : 19u)) return std::nullopt;
-  if (base == 16 && name.size() != 16) return std::nullopt;
-  for (char ch : name) {
-    const bool digit = ch >= '0' && ch <= '9';
-    const bool hex = (ch >= 'a' && ch <= 'f');
-    if (!digit && !(base == 16 && hex)) return std::nullopt;
-  }
-  return std::stoull(name, nullptr, base);
-}
-
-std::string errno_text() { return std::strerror(errno); }
-
-// Writes `bytes` to `path` and syncs it.
-Status write_synced(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::error("cannot create " + path.string() + ": " + errno_text());
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      Status st = Status::error("cannot write " + path.string() + ": " + errno_text());
-      ::close(fd);
-      return st;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    Status st = Status::error("cannot sync " + path.string() + ": " + errno_text());
-    ::close(fd);
-    return st;
-  }
-  if (::close(fd) != 0) return Status::error("cannot close " + path.string() + ": " + errno_text());
-  return Status::ok();
-}
-
-Result<std::vector<std::uint8_t>> read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot open " + path.string());
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-  if (in.bad()) return Status::error("cannot read " + path.string());
-  return bytes;
-}
+std::string job_dir_name(std::uint64_t job) { return hex_name(job); }
 
 }  // namespace
 
@@ -120,7 +69,7 @@ CheckpointDisk::Loaded CheckpointDisk::load(const fs::path& dir) {
       }
       for (const auto& file : entries(step_entry.path())) {
         const std::string name = file.path().filename().string();
-        if (file.path().extension() == kPartial) {
+        if (file.path().extension() == kPartialSuffix) {
           fs::remove(file.path(), ec);
           if (!ec) ++out.partial_removed;
           ec.clear();
@@ -165,14 +114,7 @@ void CheckpointDisk::write(TaskId task, std::uint64_t step, State state) {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
     if (ec) return failed("cannot create " + path.parent_path().string() + ": " + ec.message());
-    fs::path partial = path;
-    partial += kPartial;
-    if (Status st = write_synced(partial, *state); !st) {
-      fs::remove(partial, ec);
-      return failed(st.message());
-    }
-    fs::rename(partial, path, ec);
-    if (ec) failed("cannot rename " + partial.string() + ": " + ec.message());
+    if (Status st = write_durably(path, *state); !st) failed(st.message());
   });
 }
 

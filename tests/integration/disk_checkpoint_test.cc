@@ -6,8 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <signal.h>
 
 #include "node/recovery/checkpoint_disk.h"
+#include "node/service/durable_file.h"
 #include "ctl/job_client.h"
 #include "tests/integration/migration_harness.h"
 #include "tests/integration/poll.h"
@@ -25,6 +27,7 @@ class DiskCheckpointTest : public MigrationClusterTest {
   fs::path checkpoints(int k) const { return dir_ / ("node" + std::to_string(k)) / "checkpoints"; }
   // Copies (files) under node k's checkpoint dir.
   std::size_t files(int k) const { return CheckpointDisk::load(checkpoints(k)).copies.size(); }
+
 };
 
 TEST_F(DiskCheckpointTest, CopiesFollowTheCheckpointsAndGoWhenTheJobEnds) {
@@ -71,6 +74,45 @@ TEST_F(DiskCheckpointTest, CopiesNoRootClaimsAfterARestartAreDeleted) {
   EXPECT_TRUE(poll_until(5s, 50ms, [&] {
     return log_of(2).find("no root claimed the 1 checkpoint copies") != std::string::npos;
   })) << log_of(2);
+}
+
+// With checkpoint.disk, a job's end is on its root's and its deputy's disks too: both killed
+// after the job ended, the root restarted alone still answers with the result; forgetting it
+// removes the file.
+TEST_F(DiskCheckpointTest, AnEndedJobsResultOutlivesItsRootAndDeputyBothRestarting) {
+  ASSERT_NO_FATAL_FAILURE(start_nodes(2, /*slot=*/51, {"--checkpoint.disk=true"}));
+  auto ref = reference_run(ctl::job_spec("heat2d", 4, 40, {{"size", "64x64"}}));
+  ASSERT_TRUE(ref) << ref.error();
+  BackgroundJob job(connect(1), ref->spec, 60s);
+  ASSERT_TRUE(job.wait_done(60s)) << "the job did not end";
+  ASSERT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
+  const fs::path end_file = dir_ / "node1" / "jobs" / (hex_name(job.id()) + ".end");
+  EXPECT_TRUE(poll_until(5s, 20ms, [&] { return fs::exists(end_file); })) << end_file;
+  EXPECT_TRUE(poll_until(5s, 20ms, [&] {
+    return fs::exists(dir_ / "node2" / "jobs" / (hex_name(job.id()) + ".end"));
+  })) << "the deputy did not keep the end on disk";
+
+  ASSERT_TRUE(cluster().kill(2, SIGKILL).is_ok());
+  ASSERT_TRUE(cluster().kill(1, SIGKILL).is_ok());
+  ASSERT_TRUE(poll_until(10s, 20ms, [&] { return fate_of(1) != "running"; }));
+  ASSERT_TRUE(cluster().restart(1).is_ok());
+  EXPECT_NE(log_of(1).find("found the ends of 1 job(s) from before this node went down"),
+            std::string::npos)
+      << log_of(1);
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  auto end = ctl::attach_job(*connection, job.id(), "heat2d", {}, ctl::Clock::now() + 10s);
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  ASSERT_TRUE(std::holds_alternative<JobResult>(*end));
+  EXPECT_EQ(std::get<JobResult>(*end).checksum, ref->checksum);
+
+  auto again = connect(1);
+  ASSERT_NE(again, nullptr);
+  ASSERT_TRUE(again->send(JobForget{job.id()}).is_ok());
+  auto forgotten = again->receive(ctl::Clock::now() + 10s);
+  ASSERT_TRUE(forgotten.is_ok()) << forgotten.error();
+  EXPECT_TRUE(std::holds_alternative<JobForget>(*forgotten));
+  EXPECT_FALSE(fs::exists(end_file)) << "forgotten, but still on disk";
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // interrupted write leaves no copy; files that are not copies are reported, not read.
 #include "node/recovery/checkpoint_disk.h"
 
+#include "tests/support/temp_dir.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -21,13 +23,7 @@ CheckpointDisk::State bytes(std::size_t n, std::uint8_t v) {
 
 class CheckpointDiskTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/drift-ckpt-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    dir_ = root_ / "checkpoints";
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  void SetUp() override { dir_ = tmp_.path() / "checkpoints"; }
 
   std::unique_ptr<CheckpointDisk> open() {
     auto disk = CheckpointDisk::open(dir_);
@@ -43,7 +39,9 @@ class CheckpointDiskTest : public ::testing::Test {
     return out;
   }
 
-  fs::path root_, dir_;
+  test::TempDir tmp_{"drift-ckpt"};
+  const fs::path& root_ = tmp_.path();
+  fs::path dir_;
 };
 
 TEST_F(CheckpointDiskTest, CopiesWrittenComeBackWholeAfterARestart) {

@@ -1,0 +1,51 @@
+// Ended jobs on disk (checkpoint.disk, docs/architecture.md §6.6): each end the JobArchive keeps —
+// a job's entry and its JobResult or JobFailed — is also a file DIR/<job, 16 hex digits>.end,
+// DIR = <node.data_dir>/jobs, written whole and synced (node/service/durable_file.h) and deleted
+// when the archive drops the end (forgotten, expired, over its bounds). A daemon that restarts
+// loads them back, so `driftctl result` still finds a job that ended before its root went down.
+// The file holds the end's wall-clock time, so that jobs.keep_results counts across restarts.
+// Ends are small and rare: written on the network thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <drift/status.h>
+#include "node/jobs/job_archive.h"
+
+namespace drift {
+
+class JobEndDisk {
+ public:
+  using WallClock = std::chrono::system_clock;
+  struct Record {
+    JobEntry entry;
+    JobArchive::End end;
+    WallClock::time_point ended;
+  };
+  struct Loaded {
+    std::vector<Record> ends;           // oldest end first
+    std::vector<std::string> problems;  // files skipped (and removed), with why
+  };
+  // A file larger than this is not an end of ours.
+  static constexpr std::uint64_t kMaxFileBytes = 16u << 20;
+
+  // Creates DIR if need be.
+  static Result<JobEndDisk> open(std::filesystem::path dir);
+  // What a previous run left: at most `max_ends` (the newest), each checked.
+  Loaded load(std::size_t max_ends) const;
+  Status save(const Record& record) const;
+  void erase(std::uint64_t job) const;
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  explicit JobEndDisk(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  std::filesystem::path path_of(std::uint64_t job) const;
+
+  std::filesystem::path dir_;
+};
+
+}  // namespace drift
