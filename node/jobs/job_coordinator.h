@@ -124,6 +124,10 @@ class JobCoordinator {
   // Contributions this many steps ahead of the step being completed are refused (bounded memory
   // at the root; a task waits for each reduction before its next step's).
   static constexpr std::uint64_t kStepWindow = 1024;
+  // The queue holds at most this many jobs, and this many of one owner's: a job beyond fails
+  // at once, saying so (bounded memory at the root, whatever its users submit).
+  static constexpr std::size_t kMaxQueued = 1000;
+  static constexpr std::size_t kMaxQueuedPerOwner = 100;
 
  private:
   // A rollback under way: nodes asked to roll back that have not said they are ready.

@@ -36,6 +36,19 @@ std::optional<std::uint64_t> JobCoordinator::memory_per_task(const JobSpec& spec
 
 void JobCoordinator::enqueue(std::uint64_t id, JobSpec spec, const AppAnswer& app,
                              const ConnectionPtr& client, bool follow, const std::string& reason) {
+  const std::string owner = owner_of(spec);
+  const auto owned = std::count_if(queue_.begin(), queue_.end(),
+                                   [&](const QueuedJob& q) { return owner_of(q.spec) == owner; });
+  if (queue_.size() >= kMaxQueued || static_cast<std::size_t>(owned) >= kMaxQueuedPerOwner) {
+    const std::string full =
+        queue_.size() >= kMaxQueued
+            ? "the queue of node " + std::to_string(messenger_.self_id()) + " is full (" +
+                  std::to_string(kMaxQueued) + " jobs wait)"
+            : owner + " has " + std::to_string(owned) + " jobs waiting at node " +
+                  std::to_string(messenger_.self_id()) + " already, the most one may";
+    spdlog::info("job of {} not queued: {}", owner, full);
+    return reply(client, JobFailed{0, "cannot start yet (" + reason + ") and " + full});
+  }
   QueuedJob queued{id, std::move(spec), app, follow ? client : nullptr,
                    std::chrono::steady_clock::now(), reason};
   spdlog::info("job {:#x}: {} with {} tasks waits in the queue ({} ahead): {}", id,

@@ -102,13 +102,7 @@ void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backof
       [this, seed, backoff, again, socket, resolver](std::error_code ec, auto results) {
         if (stopping_) return;
         auto retry = [this, seed, backoff, again] {
-          if (!again) return;
-          auto timer = std::make_shared<asio::steady_timer>(io_, backoff);
-          timer->async_wait([this, seed, backoff, timer](std::error_code e) {
-            if (!e && !stopping_) {
-              dial_seed(seed, std::min(backoff * 2, params_.reconnect_max));
-            }
-          });
+          if (again) redial_seed(seed, backoff);
         };
         if (ec) {
           if (again) {
@@ -117,16 +111,25 @@ void Transport::dial_seed(const Endpoint& seed, std::chrono::milliseconds backof
           }
           return retry();
         }
-        asio::async_connect(*socket, results, [this, seed, socket, retry](std::error_code e,
-                                                                           const auto&) {
+        asio::async_connect(*socket, results, [this, seed, backoff, again, socket,
+                                               retry](std::error_code e, const auto&) {
           if (stopping_) return;
           if (e) {
             spdlog::debug("seed {} unreachable: {}", seed.to_string(), e.message());
             return retry();
           }
-          make_connection(std::move(*socket), PeerConnection::Side::kConnector)->start(self_);
+          auto conn = make_connection(std::move(*socket), PeerConnection::Side::kConnector);
+          if (again) seed_dials_[conn.get()] = SeedDial{seed, backoff};
+          conn->start(self_);
         });
       });
+}
+
+void Transport::redial_seed(const Endpoint& seed, std::chrono::milliseconds backoff) {
+  auto timer = std::make_shared<asio::steady_timer>(io_, backoff);
+  timer->async_wait([this, seed, backoff, timer](std::error_code e) {
+    if (!e && !stopping_) dial_seed(seed, std::min(backoff * 2, params_.reconnect_max));
+  });
 }
 
 void Transport::send(std::uint32_t node_id, const Endpoint& address, const WireMessage& msg) {
@@ -285,6 +288,7 @@ void Transport::shutdown() {
 
 void Transport::on_authenticated(const ConnectionPtr& conn) {
   settle(conn);
+  seed_dials_.erase(conn.get());  // the link (if a node) redials it from now on
   const Hello& peer = conn->peer();
   spdlog::debug("authenticated {} ({})", conn->describe(),
                 conn->side() == PeerConnection::Side::kConnector ? "outgoing" : "incoming");
@@ -313,6 +317,11 @@ void Transport::on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) {
 void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) {
   settle(conn);
   connections_.erase(conn);
+  if (auto seed = seed_dials_.extract(conn.get()); !seed.empty() && !stopping_) {
+    spdlog::debug("seed {}: closed before it said who it is ({}); dialling it again in {} ms",
+                  seed.mapped().seed.to_string(), reason, seed.mapped().backoff.count());
+    redial_seed(seed.mapped().seed, seed.mapped().backoff);
+  }
   bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;
   if (refused) {
     ++frames_refused_;

@@ -101,6 +101,8 @@ class Transport : private ConnectionListener {
   void trim_buffers();
   void dial(std::uint32_t node_id);
   void dial_seed(const Endpoint& seed, std::chrono::milliseconds backoff, bool retry = true);
+  // Dials `seed` again after `backoff` (doubling up to reconnect_max).
+  void redial_seed(const Endpoint& seed, std::chrono::milliseconds backoff);
   void schedule_redial(std::uint32_t node_id);
   void attach(Link& link, ConnectionPtr conn);
   ConnectionPtr make_connection(asio::ip::tcp::socket socket, PeerConnection::Side side);
@@ -121,6 +123,13 @@ class Transport : private ConnectionListener {
   std::set<ConnectionPtr> connections_;  // every live connection, both sides
   Admission admission_{params_.admission};
   std::map<const PeerConnection*, std::string> unsettled_;  // accepted, not yet authenticated: from where
+  // Seeds dialled, until their connection is authenticated: one that closes before (the seed,
+  // or a relay in front of it, not up yet, or stopping) is dialled again.
+  struct SeedDial {
+    Endpoint seed;
+    std::chrono::milliseconds backoff;
+  };
+  std::map<const PeerConnection*, SeedDial> seed_dials_;
   LogLimiter refusal_log_{20, std::chrono::seconds(10)};  // what peers can make us log
   MessageHandler message_handler_;
   PeerHandler peer_handler_;

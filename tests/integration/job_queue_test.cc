@@ -142,5 +142,27 @@ TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCanc
   EXPECT_EQ(fits.out.find("queued"), std::string::npos) << fits.out;
 }
 
+// Whatever a user submits, the root's queue stays bounded: one owner may have 100 jobs
+// waiting; the next fails at once, saying so, and another user's still queues.
+TEST_F(JobQueueTest, OneOwnerMayHaveAHundredJobsWaitingAndNoMore) {
+  ASSERT_NO_FATAL_FAILURE(start_with(1, ""));
+  wait_for_load_reports(1);
+  const std::string alice = make_token("alice", "user");
+  const std::string bob = make_token("bob", "user");
+  const std::string waits = "submit heat2d --tasks 2 --steps 10 --size 16x16 --memory 100T";
+  for (int i = 0; i < 100; ++i) {
+    const auto queued = as(alice, waits);
+    ASSERT_EQ(queued.exit_code, 0) << "job " << i << ": " << queued.out;
+  }
+  const auto refused = as(alice, waits);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out;
+  EXPECT_NE(refused.out.find("alice has 100 jobs waiting at node 1 already, the most one may"),
+            std::string::npos)
+      << refused.out;
+  const auto other = as(bob, waits);
+  EXPECT_EQ(other.exit_code, 0) << other.out;
+  EXPECT_NE(other.out.find("queued"), std::string::npos) << other.out;
+}
+
 }  // namespace
 }  // namespace drift::test
