@@ -74,8 +74,9 @@ class Relay {
         fds.push_back({p.to, POLLIN, 0});
       }
       if (::poll(fds.data(), fds.size(), 50) <= 0) continue;
+      const std::size_t polled = pairs.size();  // a pair accepted now is polled next time
       if (fds[0].revents & POLLIN) accept_one(pairs);
-      for (std::size_t i = 0; i < pairs.size(); ++i) {
+      for (std::size_t i = 0; i < polled; ++i) {
         Pair& p = pairs[i];
         const bool up = pump(fds[1 + 2 * i].revents, p.from, p.to, true);
         const bool down = pump(fds[2 + 2 * i].revents, p.to, p.from, false);
