@@ -129,11 +129,11 @@ TEST_F(DetachedJobTest, AFinishedJobsResultOutlivesItsRootOnTheDeputy) {
 }
 
 TEST_F(DetachedJobTest, RunInterruptedWithSigintDetachesAndTheJobGoesOnToItsResult) {
-  const auto serial = driftctl("run heat2d --tasks 6 --steps 4000 --size 96x96 --serial");
+  const auto serial = driftctl("run heat2d --tasks 6 --steps 20000 --size 96x96 --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
   const std::string out_file = (dir_ / "run.out").string();
   const pid_t pid = spawn_run({"--secret-file", secret_file()},
-                              {"heat2d", "--tasks", "6", "--steps", "4000", "--size", "96x96"},
+                              {"heat2d", "--tasks", "6", "--steps", "20000", "--size", "96x96"},
                               out_file);
   ASSERT_GT(pid, 0);
   // Interrupted once the job has made progress (its root lists it with steps done).
