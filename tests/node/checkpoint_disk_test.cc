@@ -3,7 +3,7 @@
 // interrupted write leaves no copy; files that are not copies are reported, not read.
 #include "node/recovery/checkpoint_disk.h"
 
-#include "tests/support/temp_dir.h"
+#include "tests/workers/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ CheckpointDisk::State bytes(std::size_t n, std::uint8_t v) {
 
 class CheckpointDiskTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = tmp_.path() / "checkpoints"; }
+  void SetUp() override { dir_ = root_ / "checkpoints"; }
 
   std::unique_ptr<CheckpointDisk> open() {
     auto disk = CheckpointDisk::open(dir_);
@@ -39,8 +39,8 @@ class CheckpointDiskTest : public ::testing::Test {
     return out;
   }
 
-  test::TempDir tmp_{"drift-ckpt"};
-  const fs::path& root_ = tmp_.path();
+  test::TempDir tmp_;
+  const fs::path root_{tmp_.path()};
   fs::path dir_;
 };
 

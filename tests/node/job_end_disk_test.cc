@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "tests/support/temp_dir.h"
+#include "tests/workers/temp_dir.h"
 
 namespace drift {
 namespace {
@@ -41,7 +41,7 @@ JobResult result(std::uint64_t job) {
 class JobEndDiskTest : public ::testing::Test {
  protected:
   test::TempDir tmp_;
-  fs::path dir_ = tmp_.path() / "jobs";
+  fs::path dir_ = fs::path(tmp_.path()) / "jobs";
 };
 
 TEST_F(JobEndDiskTest, EndsSavedAreLoadedBackOldestFirstWithTheirTimes) {
