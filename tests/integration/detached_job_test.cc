@@ -74,6 +74,22 @@ class DetachedJobTest : public PeopleTest {
     said << std::ifstream(file).rdbuf();
     return said.str();
   }
+  // An endless `run` as the owner of `token`, stdin `input`: once it has made progress, Ctrl-C,
+  // then (once driftctl offers it) Ctrl-C again. Sets its `pid` and job `id`.
+  void interrupt_twice(const std::string& token, const std::string& input,
+                       const std::string& out_file, pid_t& pid, std::string& id) {
+    pid = spawn_run({"--token-file", token},
+                    {"heat2d", "--tasks", "6", "--steps", "100000000", "--size", "96x96"},
+                    out_file, input);
+    ASSERT_GT(pid, 0);
+    id = wait_for_progress();
+    ASSERT_FALSE(id.empty()) << "no progress listed";
+    ASSERT_EQ(::kill(pid, SIGINT), 0);
+    ASSERT_TRUE(poll_until(5s, 20ms, [&] {
+      return text_of(out_file).find("to be asked whether to cancel") != std::string::npos;
+    })) << text_of(out_file);
+    ASSERT_EQ(::kill(pid, SIGINT), 0);
+  }
   static int exit_status_of(pid_t pid) {
     int status = 0;
     EXPECT_EQ(::waitpid(pid, &status, 0), pid);
@@ -160,17 +176,9 @@ TEST_F(DetachedJobTest, ASecondCtrlCAsksOnTheTerminalAndYesCancelsTheJob) {
   ASSERT_EQ(::grantpt(terminal), 0);
   ASSERT_EQ(::unlockpt(terminal), 0);
   const std::string out_file = (dir_ / "run.out").string();
-  const pid_t pid = spawn_run({"--token-file", alice},
-                              {"heat2d", "--tasks", "6", "--steps", "100000000", "--size", "96x96"},
-                              out_file, ::ptsname(terminal));
-  ASSERT_GT(pid, 0);
-  const std::string id = wait_for_progress();
-  ASSERT_FALSE(id.empty()) << "no progress listed";
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
-  ASSERT_TRUE(poll_until(5s, 20ms, [&] {
-    return text_of(out_file).find("to be asked whether to cancel") != std::string::npos;
-  })) << text_of(out_file);
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  pid_t pid = -1;
+  std::string id;
+  ASSERT_NO_FATAL_FAILURE(interrupt_twice(alice, ::ptsname(terminal), out_file, pid, id));
   ASSERT_TRUE(poll_until(5s, 20ms, [&] {
     return text_of(out_file).find("cancel job " + id + "? [y/N]") != std::string::npos;
   })) << text_of(out_file);
@@ -186,17 +194,9 @@ TEST_F(DetachedJobTest, ASecondCtrlCAsksOnTheTerminalAndYesCancelsTheJob) {
 TEST_F(DetachedJobTest, ASecondCtrlCWithNoTerminalLeavesTheJobRunning) {
   const std::string alice = make_token("alice", "user");
   const std::string out_file = (dir_ / "run.out").string();
-  const pid_t pid = spawn_run({"--token-file", alice},
-                              {"heat2d", "--tasks", "6", "--steps", "100000000", "--size", "96x96"},
-                              out_file, "/dev/null");
-  ASSERT_GT(pid, 0);
-  const std::string id = wait_for_progress();
-  ASSERT_FALSE(id.empty()) << "no progress listed";
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
-  ASSERT_TRUE(poll_until(5s, 20ms, [&] {
-    return text_of(out_file).find("to be asked whether to cancel") != std::string::npos;
-  })) << text_of(out_file);
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  pid_t pid = -1;
+  std::string id;
+  ASSERT_NO_FATAL_FAILURE(interrupt_twice(alice, "/dev/null", out_file, pid, id));
   EXPECT_EQ(exit_status_of(pid), 130);
   EXPECT_NE(text_of(out_file).find("no terminal to ask on; job " + id + " goes on"),
             std::string::npos)
