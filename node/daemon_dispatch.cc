@@ -24,7 +24,8 @@ std::optional<std::uint32_t> claimed_sender(const WireMessage& msg) {
         } else if constexpr (std::is_same_v<T, TasksCreated> || std::is_same_v<T, RollbackReady> ||
                              std::is_same_v<T, NodeLeaving> || std::is_same_v<T, NodeLeft>) {
           return m.node;
-        } else if constexpr (std::is_same_v<T, JobRollback>) {
+        } else if constexpr (std::is_same_v<T, JobRollback> || std::is_same_v<T, JobRecord> ||
+                             std::is_same_v<T, QueuedJobRecord>) {
           return m.root;
         } else if constexpr (std::is_same_v<T, JobEnded>) {
           return m.entry.root;
@@ -181,6 +182,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           coordinator_.on_checkpoint_offer(m);
         } else if constexpr (std::is_same_v<T, JobRecord>) {
           if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
+        } else if constexpr (std::is_same_v<T, QueuedJobRecord>) {
+          coordinator_.on_queued_record(m);
         } else {
           spdlog::warn("node {} sent a {}, which nodes do not send; ignored", from,
                        to_string(T::kType));

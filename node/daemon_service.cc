@@ -23,7 +23,7 @@ void Daemon::on_signal() {
     // A task on its way out (a balancing move just begun) is still ours: leaving at once would
     // lose it, and its job would roll back as if this node had died.
     const std::size_t tasks = host_.tasks().size() + migration_.moving_out();
-    const std::size_t rooted = coordinator_.active_jobs();
+    const std::size_t rooted = coordinator_.active_jobs() + coordinator_.queued_jobs();
     // A job that had a task here counts this node among its own until told it left, even once
     // its tasks have all moved on: leaving without a word would look like a death to its root.
     const std::size_t joined = host_.jobs().size();

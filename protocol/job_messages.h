@@ -1,5 +1,6 @@
 // Jobs that outlive their client (docs/architecture.md §6.6): submitting without following the
-// job, listing a node's jobs, cancelling one. Part of WireMessage (messages.h). A job's end, once
+// job, listing a node's jobs, cancelling one, forgetting an ended one, and a queued job's record at
+// its root's deputy. Part of WireMessage (messages.h). A job's end, once
 // reached, stays at its root for a while (and its deputy: JobEnded, in messages.h after
 // JobResult); JobAttach (recovery_messages.h) then answers with it.
 #pragma once
@@ -112,6 +113,44 @@ struct JobListReply {
   template <class Archive>
   void serialize(Archive& ar) {
     ar(node, jobs);
+  }
+};
+
+// Client -> a job's root (driftctl result --forget): drop the kept end of a job that ended; the
+// root answers with the same message once it has, and tells the members so (the deputy keeping
+// the end too drops it when the job's root says so). Refused for anyone but its owner or an
+// admin; JobFailed says why nothing was forgotten.
+struct JobForget {
+  static constexpr MsgType kType = MsgType::kJobForget;
+  std::uint64_t job = 0;
+
+  friend bool operator==(const JobForget&, const JobForget&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job);
+  }
+};
+
+// A job's root -> its deputy (job_queue.cc): a job of the root's waits in its queue. The deputy
+// keeps it and, if the root dies or hands its jobs over, queues it itself; dropped when the job
+// starts (its JobRecord replaces it), ends in the queue (JobEnded) or another node becomes the
+// deputy (DeputyOrder). What the application said of the job is carried: its executable may not
+// run on the deputy.
+struct QueuedJobRecord {
+  static constexpr MsgType kType = MsgType::kQueuedJobRecord;
+  std::uint64_t job = 0;
+  std::uint32_t root = 0;
+  JobSpec spec;
+  std::vector<std::uint8_t> reduce_ops;  // ReduceOp, 0..kReduceOpWireMax
+  std::uint32_t spare_tasks = 0;
+  std::uint64_t memory_per_task = 0;     // the application's estimate; 0: none
+  std::string reason;                    // why it waits
+  double waited_s = 0;                   // how long it has waited so far
+
+  friend bool operator==(const QueuedJobRecord&, const QueuedJobRecord&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, root, spec, reduce_ops, spare_tasks, memory_per_task, reason, waited_s);
   }
 };
 

@@ -539,22 +539,6 @@ struct JobEnded {
   }
 };
 
-// Client -> a job's root (driftctl result --forget): drop the kept end of a job that ended; the
-// root answers with the same message once it has, and tells the members so (the deputy keeping
-// the end too drops it when the job's root says so). Refused for anyone but its owner or an
-// admin; JobFailed says why nothing was forgotten.
-struct JobForget {
-  static constexpr MsgType kType = MsgType::kJobForget;
-  std::uint64_t job = 0;
-
-  friend bool operator==(const JobForget&, const JobForget&) = default;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(job);
-  }
-};
-
-
 // Client -> any daemon: move a task (answered with a MigrationReport).
 struct MigrateRequest {
   static constexpr MsgType kType = MsgType::kMigrateRequest;
@@ -603,6 +587,7 @@ using WireMessage =
                  FrameFaultsRequest, FrameFaultsReply, OwnerRequest, OwnerReply, NodeLeaving,
                  DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest, WorkerLost, AppOffer, AppOfferReply, AppPiece,
                  AppStored, AppFetch, NodeLeft, NodeLeftAck, Refused, SubmitRequest,
-                 JobAccepted, JobCancel, JobListRequest, JobListReply, JobEnded, JobForget>;
+                 JobAccepted, JobCancel, JobListRequest, JobListReply, JobEnded, JobForget,
+                 QueuedJobRecord>;
 
 }  // namespace drift

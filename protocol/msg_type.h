@@ -87,6 +87,7 @@ enum class MsgType : std::uint16_t {
   kJobListReply = 95,
   kJobEnded = 96,
   kJobForget = 97,
+  kQueuedJobRecord = 98,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

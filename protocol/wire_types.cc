@@ -151,6 +151,8 @@ const char* to_string(MsgType t) {
       return "JobEnded";
     case MsgType::kJobForget:
       return "JobForget";
+    case MsgType::kQueuedJobRecord:
+      return "QueuedJobRecord";
     case MsgType::kNodeLeftAck:
       return "NodeLeftAck";
     case MsgType::kDeputyOrder:

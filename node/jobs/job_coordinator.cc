@@ -405,6 +405,8 @@ std::vector<JobSpec> JobCoordinator::specs() const {
   std::vector<JobSpec> out;
   for (const auto& [id, job] : jobs_) out.push_back(job.spec);
   for (const auto& [id, record] : records_) out.push_back(record.spec);
+  for (const QueuedJob& q : queue_) out.push_back(q.spec);
+  for (const auto& [id, record] : queued_records_) out.push_back(record.spec);
   return out;
 }
 

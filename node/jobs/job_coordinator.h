@@ -98,7 +98,12 @@ class JobCoordinator {
   // when its root dies; a client that lost the root attaches to the job's new root.
   void set_deputy_source(std::function<std::uint32_t()> deputy) { deputy_ = std::move(deputy); }
   void on_record(const JobRecord& record);
-  void forget_record(std::uint64_t job) { records_.erase(job); }
+  // A job queued at its root (job_queue.cc): kept here, queued here if the root goes.
+  void on_queued_record(const QueuedJobRecord& record);
+  void forget_record(std::uint64_t job) {
+    records_.erase(job);
+    queued_records_.erase(job);
+  }
   // The root `from` says we are no longer its deputy for the job, or (it fenced itself) to take
   // the job over now.
   void on_deputy_order(const DeputyOrder& order, std::uint32_t from);
@@ -205,6 +210,7 @@ class JobCoordinator {
     ConnectionPtr client;  // follows it (run, attach); null: nobody does
     std::chrono::steady_clock::time_point since;
     std::string reason;  // why it waits, as the client and `driftctl jobs` see it
+    std::uint32_t deputy = 0;  // holds its QueuedJobRecord; 0: none
   };
 
   std::uint64_t next_job_id();
@@ -227,9 +233,18 @@ class JobCoordinator {
   JobEntry entry_of(const QueuedJob& queued) const;
   bool attach_queued(const ConnectionPtr& client, std::uint64_t id);
   bool cancel_queued(const ConnectionPtr& client, std::uint64_t id);
+  // The job leaves the queue unstarted (cancelled, or it never can start): its end is kept here
+  // and at its deputy.
+  void end_queued(const QueuedJob& queued, JobState state, const std::string& reason);
+  // To the deputy `deputy_` names now (0: none), telling the one before to drop it.
+  void send_queued_record(QueuedJob& queued, std::uint32_t deputy);
+  // Deputy side: the job's root is gone; the job waits in this node's queue.
+  void take_over_queued(const QueuedJobRecord& record, const std::string& why);
   JobEntry entry_of(const Job& job, JobState state) const;
   // The job ends here (its end goes to the archive): done, failed or cancelled.
   void archive(const Job& job, JobState state, JobArchive::End end);
+  // The end goes to the job's deputy too (JobEnded), which keeps it and drops its record.
+  void tell_deputy(std::uint32_t deputy, const JobEntry& entry, const JobArchive::End& end);
   // Into the archive, and on disk with checkpoint.disk.
   void keep_end(JobEntry entry, JobArchive::End end);
   // Whether `who` may act on a job of `owner`'s: its owner, or an admin. Else the Refused to send.
@@ -275,6 +290,9 @@ class JobCoordinator {
   CheckpointPolicy checkpoint_policy_;
   std::function<std::uint32_t()> deputy_;
   std::map<std::uint64_t, JobRecord> records_;  // jobs we are the deputy of
+  std::map<std::uint64_t, QueuedJobRecord> queued_records_;  // queued jobs we are the deputy of
+  // Queued records kept here, of all roots together (bounded memory, whatever peers send).
+  static constexpr std::size_t kMaxQueuedRecords = 4 * kMaxQueued;
   std::uint64_t chaos_seed_ = 0x9e3779b97f4a7c15ULL;
   std::map<std::uint64_t, Job> jobs_;
   std::vector<QueuedJob> queue_;  // in the order they came

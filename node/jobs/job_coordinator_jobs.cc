@@ -36,20 +36,24 @@ void JobCoordinator::archive(const Job& job, JobState state, JobArchive::End end
   JobEntry e = entry_of(job, state);
   if (const auto* failed = std::get_if<JobFailed>(&end)) e.reason = failed->reason;
   if (state == JobState::kDone) e.step = job.spec.steps;
-  if (job.deputy != 0) {  // before the JobEnd that makes it drop the job's record
-    JobEnded outcome;
-    outcome.entry = e;
-    std::visit(
-        [&](const auto& m) {
-          using T = std::decay_t<decltype(m)>;
-          outcome.done = std::is_same_v<T, JobResult>;
-          if constexpr (std::is_same_v<T, JobResult>) outcome.result = m;
-          if constexpr (std::is_same_v<T, JobFailed>) outcome.failure = m;
-        },
-        end);
-    messenger_.send_to_node(job.deputy, std::move(outcome));
-  }
+  tell_deputy(job.deputy, e, end);  // before the JobEnd that makes it drop the job's record
   keep_end(std::move(e), std::move(end));
+}
+
+void JobCoordinator::tell_deputy(std::uint32_t deputy, const JobEntry& entry,
+                                 const JobArchive::End& end) {
+  if (deputy == 0) return;
+  JobEnded outcome;
+  outcome.entry = entry;
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        outcome.done = std::is_same_v<T, JobResult>;
+        if constexpr (std::is_same_v<T, JobResult>) outcome.result = m;
+        if constexpr (std::is_same_v<T, JobFailed>) outcome.failure = m;
+      },
+      end);
+  messenger_.send_to_node(deputy, std::move(outcome));
 }
 
 void JobCoordinator::keep_end(JobEntry entry, JobArchive::End end) {
@@ -82,6 +86,7 @@ void JobCoordinator::on_ended(const JobEnded& outcome) {
   if (jobs_.count(e.job) || !ended(e.state) || (outcome.done != (e.state == JobState::kDone))) {
     return;  // ours, or not an end
   }
+  queued_records_.erase(e.job);  // it ended in its root's queue
   JobArchive::End end = outcome.done ? JobArchive::End(outcome.result)
                                      : JobArchive::End(outcome.failure);
   if (outcome.done ? outcome.result.job != e.job : outcome.failure.job != e.job) return;

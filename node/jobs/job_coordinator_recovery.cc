@@ -100,6 +100,18 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
   for (const JobRecord& record : orphans) {
     take_over(record, "its root, node " + std::to_string(node_id) + " (" + name + "), died");
   }
+  // The queue: a dead deputy's records are gone (the next retry sends them to the new one);
+  // the queued jobs of a dead root wait here now.
+  for (QueuedJob& q : queue_) {
+    if (q.deputy == node_id) q.deputy = 0;
+  }
+  std::vector<QueuedJobRecord> queued_orphans;
+  for (const auto& [id, record] : queued_records_) {
+    if (record.root == node_id) queued_orphans.push_back(record);
+  }
+  for (const QueuedJobRecord& record : queued_orphans) {
+    take_over_queued(record, "its root, node " + std::to_string(node_id) + " (" + name + "), died");
+  }
 }
 
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new

@@ -54,13 +54,26 @@ void JobCoordinator::send_record(Job& job) {
 }
 
 void JobCoordinator::on_record(const JobRecord& record) {
-  if (jobs_.count(record.job)) return;  // we are its root now
+  if (jobs_.count(record.job) || find_queued(record.job)) return;  // we are its root now
+  queued_records_.erase(record.job);  // it left its root's queue
   auto it = records_.find(record.job);
   if (it != records_.end() && it->second.generation > record.generation) return;
   records_[record.job] = record;
 }
 
 void JobCoordinator::on_deputy_order(const DeputyOrder& order, std::uint32_t from) {
+  if (auto q = queued_records_.find(order.job);
+      q != queued_records_.end() && q->second.root == from) {
+    const QueuedJobRecord record = q->second;
+    queued_records_.erase(q);
+    if (!order.take_over) return;
+    take_over_queued(record, "its root, node " + std::to_string(from) + ", " +
+                                 (order.leaving ? "left the cluster"
+                                                : "was declared dead and fenced itself") +
+                                 " and handed the job over");
+    messenger_.send_to_node(from, NodeLeftAck{order.job});
+    return;
+  }
   auto it = records_.find(order.job);
   if (it == records_.end() || it->second.root != from) return;
   if (!order.take_over) {
@@ -177,8 +190,18 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all
                                     "; the job goes on under its deputy"});
     locations_.drop_job(id);
   }
+  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
+  for (QueuedJob& q : queue_) {
+    send_queued_record(q, deputy);
+    if (q.deputy != 0) handovers.emplace_back(q.deputy, q.id);
+    reply(q.client, JobNotice{q.id, JobNoticeKind::kNotHere, q.deputy, 0, 0, 0,
+                              "node " + std::to_string(messenger_.self_id()) + " " + why +
+                                  "; the job waits in its deputy's queue"});
+  }
   jobs_.clear();
+  queue_.clear();
   records_.clear();
+  queued_records_.clear();
   return handovers;
 }
 

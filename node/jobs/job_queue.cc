@@ -3,7 +3,8 @@
 // or jobs.max_running jobs already running here — waits instead of failing, and starts, in the
 // order the jobs came, once it fits (checked every second: an owner leaving their PC in the
 // evening is enough). Its client follows it meanwhile, or attaches later; its owner or an admin
-// may cancel it.
+// may cancel it. Its deputy keeps a record of it (QueuedJobRecord) and queues it if the root
+// dies or leaves.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -56,9 +57,76 @@ void JobCoordinator::enqueue(std::uint64_t id, JobSpec spec, const AppAnswer& ap
   reply(client, JobNotice{id, JobNoticeKind::kQueued, 0, 0, 0, 0, "queued: " + reason});
   if (!follow) reply(client, JobAccepted{id, messenger_.self_id()});
   queue_.push_back(std::move(queued));
+  send_queued_record(queue_.back(), deputy_ ? deputy_() : 0);
+}
+
+void JobCoordinator::send_queued_record(QueuedJob& q, std::uint32_t deputy) {
+  if (q.deputy != 0 && q.deputy != deputy) {
+    messenger_.send_to_node(q.deputy, DeputyOrder{q.id, false});  // one deputy at a time
+  }
+  q.deputy = deputy;
+  if (deputy == 0) return;
+  QueuedJobRecord r;
+  r.job = q.id;
+  r.root = messenger_.self_id();
+  r.spec = q.spec;
+  for (ReduceOp op : q.app.reduce_ops) r.reduce_ops.push_back(static_cast<std::uint8_t>(op));
+  r.spare_tasks = q.app.spare_tasks;
+  r.memory_per_task = q.app.memory_per_task;
+  r.reason = q.reason;
+  r.waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - q.since).count();
+  messenger_.send_to_node(deputy, std::move(r));
+}
+
+void JobCoordinator::on_queued_record(const QueuedJobRecord& record) {
+  if (jobs_.count(record.job) || find_queued(record.job) || records_.count(record.job)) return;
+  if (!queued_records_.count(record.job) && queued_records_.size() >= kMaxQueuedRecords) {
+    spdlog::warn("job {:#x}: node {}'s record of its queued job not kept: this node keeps {} "
+                 "already, the most it may",
+                 record.job, record.root, queued_records_.size());
+    return;
+  }
+  queued_records_[record.job] = record;
+}
+
+void JobCoordinator::take_over_queued(const QueuedJobRecord& record, const std::string& why) {
+  queued_records_.erase(record.job);
+  AppAnswer app;
+  app.ok = true;
+  app.app = record.spec.app;
+  app.spec = record.spec;
+  for (std::uint8_t op : record.reduce_ops) {
+    if (op > kReduceOpWireMax) {
+      spdlog::warn("job {:#x}: {} and this deputy cannot queue it: reduce op {} out of range",
+                   record.job, why, op);
+      return;
+    }
+    app.reduce_ops.push_back(static_cast<ReduceOp>(op));
+  }
+  app.spare_tasks = record.spare_tasks;
+  app.memory_per_task = record.memory_per_task;
+  const auto waited = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(std::clamp(record.waited_s, 0.0, 1e9)));
+  spdlog::warn("job {:#x}: {}; this node, its deputy, queues it (waiting {:.0f} s so far: {})",
+               record.job, why, record.waited_s, record.reason);
+  queue_.push_back(QueuedJob{record.job, record.spec, std::move(app), nullptr,
+                             std::chrono::steady_clock::now() - waited, record.reason});
+  send_queued_record(queue_.back(), deputy_ ? deputy_() : 0);
+}
+
+void JobCoordinator::end_queued(const QueuedJob& q, JobState state, const std::string& reason) {
+  JobEntry e = entry_of(q);
+  e.state = state;
+  e.reason = reason;
+  const JobFailed failed{q.id, reason};
+  reply(q.client, failed);
+  tell_deputy(q.deputy, e, failed);
+  keep_end(std::move(e), failed);
 }
 
 void JobCoordinator::retry_queue() {
+  if (queue_.empty()) return;
+  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
   for (std::size_t i = 0; i < queue_.size();) {
     QueuedJob& q = queue_[i];
     JobPlan plan = plan_job(q.spec, q.app);
@@ -66,23 +134,27 @@ void JobCoordinator::retry_queue() {
       QueuedJob gone = std::move(q);
       queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
       spdlog::warn("job {:#x} failed in the queue: {}", gone.id, plan.error);
-      reply(gone.client, JobFailed{gone.id, plan.error});
-      JobEntry e = entry_of(gone);
-      e.state = JobState::kFailed;
-      e.reason = plan.error;
-      keep_end(std::move(e), JobFailed{gone.id, plan.error});
+      end_queued(gone, JobState::kFailed, plan.error);
       continue;
     }
     if (!plan.wait.empty()) {
-      if (plan.wait != q.reason) {
+      const bool changed = plan.wait != q.reason;
+      if (changed) {
         q.reason = plan.wait;
         reply(q.client, JobNotice{q.id, JobNoticeKind::kQueued, 0, 0, 0, 0, "queued: " + q.reason});
       }
+      // A new reason, or the ring changed (a node joined or died): the deputy hears of it.
+      if (changed || q.deputy != deputy) send_queued_record(q, deputy);
       ++i;
       continue;
     }
     QueuedJob ready = std::move(q);
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
+    // The running job's record goes to the deputy of now, which drops its queued record; one
+    // chosen before drops it at this order.
+    if (ready.deputy != 0 && ready.deputy != deputy) {
+      messenger_.send_to_node(ready.deputy, DeputyOrder{ready.id, false});
+    }
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - ready.since).count();
     spdlog::info("job {:#x} leaves the queue after {:.1f} s", ready.id, waited);
@@ -137,12 +209,8 @@ bool JobCoordinator::cancel_queued(const ConnectionPtr& client, std::uint64_t id
   }
   const std::string reason = "cancelled by " + who.name + " while it waited in the queue";
   spdlog::info("job {:#x} {}", id, reason);
-  JobEntry e = entry_of(*q);
-  e.state = JobState::kCancelled;
-  e.reason = reason;
-  reply(q->client, JobFailed{id, reason});
+  end_queued(*q, JobState::kCancelled, reason);
   if (client != q->client) reply(client, JobFailed{id, reason});
-  keep_end(std::move(e), JobFailed{id, reason});
   std::erase_if(queue_, [&](const QueuedJob& j) { return j.id == id; });
   return true;
 }

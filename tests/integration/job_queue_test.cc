@@ -7,6 +7,8 @@
 
 #include <fstream>
 
+#include <signal.h>
+
 #include "ctl/owner_client.h"
 #include "ctl/status_query.h"
 #include "tests/integration/owner_harness.h"
@@ -33,19 +35,20 @@ class JobQueueTest : public PeopleTest {
     const Status s = cluster_->up(nodes, base_port_for(kSlot), config);
     ASSERT_TRUE(s.is_ok()) << s.message();
   }
-  void owner(int k, OwnerAction action, OwnerState state) {
+  // Node k's owner acts; waits until node `seen_by` (a root) sees the new state.
+  void owner(int k, OwnerAction action, OwnerState state, int seen_by = 1) {
     auto reply = ctl::request_owner_action(connect_options(k), action, ctl::Clock::now() + 10s);
     ASSERT_TRUE(reply.is_ok()) << reply.error();
     ASSERT_TRUE(wait_for_owner_state(connect_options(k), static_cast<std::uint32_t>(k), state,
                                      10s))
         << "node " << k << " is not " << to_string(state);
-    // The root (node 1) places jobs by what the heartbeats told it.
+    // The root places jobs by what the heartbeats told it.
     ASSERT_TRUE(poll_until(10s, 50ms, [&] {
-      auto reply = ctl::query_status(connect_options(1), 2s);
+      auto reply = ctl::query_status(connect_options(seen_by), 2s);
       if (!reply) return false;
       const NodeStatus* n = ctl::find_node(*reply, static_cast<std::uint32_t>(k));
       return n && n->load.owner == state;
-    })) << "node 1 does not see node " << k << " " << to_string(state);
+    })) << "node " << seen_by << " does not see node " << k << " " << to_string(state);
   }
 };
 
@@ -140,6 +143,44 @@ TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCanc
   const auto fits = as(alice, "run " + kJob);
   EXPECT_EQ(fits.exit_code, 0) << fits.out;
   EXPECT_EQ(fits.out.find("queued"), std::string::npos) << fits.out;
+}
+
+// A root's queue does not die with it: its deputy kept a record of each queued job, queues it
+// itself when the root is killed, and starts it once a node is released.
+TEST_F(JobQueueTest, AQueuedJobOutlivesItsRootInItsDeputysQueue) {
+  ASSERT_NO_FATAL_FAILURE(start_with(3, ""));
+  const std::string alice = make_token("alice", "user");
+  const auto serial = driftctl("run " + kJob + " --serial");
+  ASSERT_EQ(serial.exit_code, 0) << serial.out;
+  for (int k : {1, 2, 3}) {
+    ASSERT_NO_FATAL_FAILURE(owner(k, OwnerAction::kReclaim, OwnerState::kReclaimed));
+  }
+  const auto submitted = as(alice, "submit " + kJob + " --name night");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  const std::string id = job_id_in(submitted.out);
+  ASSERT_FALSE(id.empty()) << submitted.out;
+  ASSERT_TRUE(wait_for_state(alice, id, "queued", 5s));
+
+  ASSERT_TRUE(cluster().kill(1, SIGKILL).is_ok());
+  int deputy = 0;
+  ASSERT_TRUE(poll_until(15s, 50ms, [&] {
+    for (int k : {2, 3}) {
+      if (log_of(k).find("this node, its deputy, queues it") != std::string::npos) deputy = k;
+    }
+    return deputy != 0;
+  })) << "no node queued the job of its dead root:\n" << log_of(2) << log_of(3);
+  const std::string waiting = job_json(alice, id, deputy);
+  EXPECT_NE(waiting.find("\"state\":\"queued\""), std::string::npos) << waiting;
+  EXPECT_NE(waiting.find("\"name\":\"night\""), std::string::npos) << waiting;
+  EXPECT_NE(waiting.find("\"owner\":\"alice\""), std::string::npos) << waiting;
+
+  const int other = deputy == 2 ? 3 : 2;
+  ASSERT_NO_FATAL_FAILURE(owner(other, OwnerAction::kRelease, OwnerState::kAvailable, deputy));
+  ASSERT_TRUE(wait_for_state(alice, id, "done", 60s, deputy))
+      << as(alice, "jobs --all", deputy).out;
+  const auto result = as(alice, "result " + id, deputy);
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_EQ(checksum_line(result.out), checksum_line(serial.out)) << result.out;
 }
 
 // Whatever a user submits, the root's queue stays bounded: one owner may have 100 jobs

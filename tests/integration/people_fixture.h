@@ -18,7 +18,9 @@ namespace drift::test {
 class PeopleTest : public ClusterTest {
  protected:
   std::string secret_file() const { return (dir_ / "secret").string(); }
-  std::string node() const { return "--node " + cluster_->node_endpoint(1).to_string() + " "; }
+  std::string node(int k = 1) const {
+    return "--node " + cluster_->node_endpoint(k).to_string() + " ";
+  }
 
   // `driftctl token create NAME --role ROLE`, into DIR/NAME.token.
   std::string make_token(const std::string& name, const std::string& role) {
@@ -28,8 +30,9 @@ class PeopleTest : public ClusterTest {
     EXPECT_EQ(made.exit_code, 0) << made.out;
     return file;
   }
-  DriftctlOutput as(const std::string& token_file, const std::string& command) {
-    return driftctl(node() + "--token-file " + token_file + " " + command);
+  // `command` as the holder of `token_file`, against node `at`.
+  DriftctlOutput as(const std::string& token_file, const std::string& command, int at = 1) {
+    return driftctl(node(at) + "--token-file " + token_file + " " + command);
   }
   void expect_logged(const std::string& text) {
     using namespace std::chrono_literals;
@@ -42,8 +45,8 @@ class PeopleTest : public ClusterTest {
     return std::regex_search(text, m, std::regex("0x[0-9a-f]+")) ? m.str() : std::string();
   }
   // Job `id` as `jobs --all --json` (as `token`) shows it: its JSON object, or "" if not listed.
-  std::string job_json(const std::string& token, const std::string& id) {
-    const auto jobs = as(token, "jobs --all --json");
+  std::string job_json(const std::string& token, const std::string& id, int node = 1) {
+    const auto jobs = as(token, "jobs --all --json", node);
     const auto at = jobs.out.find("\"job\":\"" + id + "\"");
     if (at == std::string::npos) return "";
     const auto begin = jobs.out.rfind('{', at);
@@ -51,10 +54,10 @@ class PeopleTest : public ClusterTest {
   }
   // Until `jobs --all --json` (as `token`) shows job `id` in `state`.
   bool wait_for_state(const std::string& token, const std::string& id, const std::string& state,
-                      std::chrono::milliseconds timeout) {
+                      std::chrono::milliseconds timeout, int node = 1) {
     using namespace std::chrono_literals;
     return poll_until(timeout, 100ms, [&] {
-      return job_json(token, id).find("\"state\":\"" + state + "\"") != std::string::npos;
+      return job_json(token, id, node).find("\"state\":\"" + state + "\"") != std::string::npos;
     });
   }
   // The "checksum ..." line of a job report, or "none".
