@@ -17,6 +17,7 @@
 #include "ctl/progress_bar.h"
 #include "ctl/task_id_text.h"
 #include "ctl/text_table.h"
+#include "observe/job_json.h"
 
 namespace po = boost::program_options;
 
@@ -74,13 +75,6 @@ std::string nodes_text(const std::vector<std::uint32_t>& nodes) {
   return out;
 }
 
-nlohmann::json entry_json(const JobEntry& e) {
-  return {{"job", format_job_id(e.job)}, {"name", e.name},         {"owner", e.owner},
-          {"app", e.app},                {"state", to_string(e.state)}, {"step", e.step},
-          {"steps", e.steps},            {"tasks", e.tasks},       {"elapsed_s", e.elapsed_s},
-          {"nodes", e.nodes},            {"root", e.root},         {"reason", e.reason}};
-}
-
 int list_jobs(const ConnectOptions& connect, const Args& a) {
   auto jobs = cluster_jobs(connect, a.all, kAskTimeout);
   if (!jobs) return report_failure(kExitConnection, jobs.error());
@@ -89,7 +83,7 @@ int list_jobs(const ConnectOptions& connect, const Args& a) {
   }
   if (a.json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const JobEntry& e : jobs->jobs) out.push_back(entry_json(e));
+    for (const JobEntry& e : jobs->jobs) out.push_back(job_entry_json(e));
     std::cout << out.dump() << "\n";
     return kExitOk;
   }

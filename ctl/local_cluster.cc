@@ -175,6 +175,9 @@ Status LocalCluster::start_node(int k, bool fresh_log) {
   node.data_dir = abs_dir / node.name;
   node.secret_file = abs_dir / "secret";
   if (k > 1) node.seeds = {node_endpoint(1).to_string()};
+  if (options_.http_port != 0) {
+    node.http_listen = "127.0.0.1:" + std::to_string(options_.http_port + k - 1);
+  }
   std::error_code ec;
   fs::create_directories(node.data_dir, ec);
   if (Status s = write_text(config_file(k), render_local_node_config(base_text_, node)); !s) {

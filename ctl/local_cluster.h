@@ -38,6 +38,9 @@ struct LocalClusterOptions {
   // TESTING ONLY: daemons without TLS (test.plaintext), and clients to match; for measuring
   // what TLS costs.
   bool plaintext = false;
+  // Daemon K serves its HTTP endpoint (dashboard, /metrics) on 127.0.0.1:http_port+K-1; 0: none
+  // (http.listen = off, the default here: tests run many clusters at once).
+  std::uint16_t http_port = 0;
 };
 
 class LocalCluster {

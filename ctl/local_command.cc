@@ -22,6 +22,7 @@ constexpr int kMaxNodes = 64;  // one machine; a typo should not start a thousan
 struct UpArgs {
   int nodes = 0;
   int base_port = 7400;
+  int http_port = 7480;
   std::string dir = kDefaultDir;
   std::string base_config;
   std::vector<std::string> settings;  // --set K:key=value
@@ -36,6 +37,9 @@ po::options_description up_options(UpArgs& a) {
   add("nodes", po::value<int>(&a.nodes)->required()->value_name("N"), "number of daemons");
   add("base-port", po::value<int>(&a.base_port)->value_name("P"),
       "daemon K listens on 127.0.0.1:P+K-1 (default 7400)");
+  add("http-port", po::value<int>(&a.http_port)->value_name("H"),
+      "daemon K serves its dashboard and /metrics on http://127.0.0.1:H+K-1/ (default 7480; "
+      "0: none)");
   add("dir", po::value<std::string>(&a.dir)->value_name("DIR"),
       "configs, logs, pid files and the secret (default ./drift-local)");
   add("base-config", po::value<std::string>(&a.base_config)->value_name("FILE"),
@@ -74,6 +78,18 @@ Status check_up_args(const UpArgs& a) {
                          std::to_string(a.base_port) + ".." +
                          std::to_string(a.base_port + a.nodes - 1) + " are not all TCP ports");
   }
+  if (a.http_port < 0 || (a.http_port > 0 && a.http_port + a.nodes - 1 > 65535)) {
+    return Status::error("--http-port " + std::to_string(a.http_port) + ": ports " +
+                         std::to_string(a.http_port) + ".." +
+                         std::to_string(a.http_port + a.nodes - 1) +
+                         " are not all TCP ports (0: no HTTP endpoint)");
+  }
+  if (a.http_port > 0 && a.http_port <= a.base_port + a.nodes - 1 &&
+      a.base_port <= a.http_port + a.nodes - 1) {
+    return Status::error("--http-port " + std::to_string(a.http_port) + " and --base-port " +
+                         std::to_string(a.base_port) + ": their ports overlap for " +
+                         std::to_string(a.nodes) + " nodes");
+  }
   if (!(a.timeout_s > 0)) {
     return Status::error("--timeout " + plain_number(a.timeout_s) + ": must be more than 0");
   }
@@ -84,8 +100,8 @@ int print_help() {
   UpArgs a;
   std::string dir;
   std::cout
-      << "Usage: driftctl local up --nodes N [--base-port P] [--dir DIR] [--base-config FILE]\n"
-         "                         [--set K:key=value ...] [--run K:COMMAND ...]\n"
+      << "Usage: driftctl local up --nodes N [--base-port P] [--http-port H] [--dir DIR]\n"
+         "                         [--base-config FILE] [--set K:key=value ...] [--run K:COMMAND ...]\n"
          "       driftctl local down [--dir DIR]\n\n"
          "up starts N daemons on 127.0.0.1 (node K: id K, port P+K-1) that share a fresh\n"
          "secret DIR/secret, and returns once each sees all N alive. down stops them.\n\n"
@@ -109,6 +125,7 @@ int up(const std::vector<std::string>& args) {
   if (!commands) return usage_error("local up", commands.status().message());
   LocalClusterOptions lo;
   lo.driftd = a.driftd;
+  lo.http_port = static_cast<std::uint16_t>(a.http_port);
   lo.node_args = std::move(*node_args);
   lo.commands = std::move(*commands);
   lo.ready_timeout = std::chrono::milliseconds(static_cast<long>(a.timeout_s * 1000));
@@ -118,7 +135,9 @@ int up(const std::vector<std::string>& args) {
   }
   for (int k = 1; k <= a.nodes; ++k) {
     std::cout << "node" << k << "  " << cluster.node_endpoint(k).to_string() << "  pid "
-              << cluster.pid(k) << "  log " << cluster.log_file(k).string() << "\n";
+              << cluster.pid(k) << "  log " << cluster.log_file(k).string();
+    if (a.http_port > 0) std::cout << "  http://127.0.0.1:" << a.http_port + k - 1 << "/";
+    std::cout << "\n";
   }
   std::cout << a.nodes << " daemons up in " << a.dir << "; use: --node "
             << cluster.node_endpoint(1).to_string() << " --secret-file "

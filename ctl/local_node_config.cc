@@ -20,7 +20,8 @@ std::string join(const std::vector<std::string>& items) {
 const std::vector<std::string>& local_node_keys() {
   static const std::vector<std::string> keys = {
       "node.id",       "node.name",           "node.address",  "node.port",
-      "node.data_dir", "cluster.secret_file", "cluster.seeds", "log.file"};
+      "node.data_dir", "cluster.secret_file", "cluster.seeds", "log.file",
+      "http.listen"};
   return keys;
 }
 
@@ -47,6 +48,7 @@ std::string render_local_node_config(const std::string& base_config,
       << "\n[cluster]\n"
       << "secret_file = " << node.secret_file.string() << "\n";
   if (!node.seeds.empty()) out << "seeds = " << join(node.seeds) << "\n";
+  out << "\n[http]\nlisten = " << node.http_listen << "\n";
   if (!config_text::sets(base_config, "owner.policy")) {
     out << "\n# Daemons sharing one machine share its owner: owner reclaim is off unless the base\n"
            "# config or --owner.policy turns it on.\n"

@@ -1,8 +1,9 @@
 // The driftd config of one daemon of a local cluster: the base config's text first (cluster name,
 // heartbeat, log level ...), then the keys that make this daemon distinct. Keys of the base config
 // that local up sets itself (node id, name, address, port, data_dir; cluster secret_file and
-// seeds; log file) are commented out, so the result never sets a key twice. Unless the base config
-// sets owner.policy, owner reclaim is off (policy never): the daemons share one machine's owner.
+// seeds; http.listen; log file) are commented out, so the result never sets a key twice. Unless
+// the base config sets owner.policy, owner reclaim is off (policy never): the daemons share one
+// machine's owner.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@ struct LocalNodeSettings {
   std::filesystem::path data_dir;
   std::filesystem::path secret_file;
   std::vector<std::string> seeds;  // host:port; empty for the first node
+  std::string http_listen = "off";  // http.listen: host:port, or off
 };
 
 // "node.id", "cluster.seeds", ...: the INI keys render_local_node_config() owns.

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "observe/job_json.h"
+
 namespace drift::ctl {
 
 namespace {
@@ -33,11 +35,7 @@ Status bad_job(const std::string& text) {
 
 }  // namespace
 
-std::string format_job_id(std::uint64_t job) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(job));
-  return text;
-}
+std::string format_job_id(std::uint64_t job) { return job_id_text(job); }
 
 std::string format_task_id(const TaskId& task) {
   return format_job_id(task.job) + ":" + std::to_string(task.index);

@@ -103,6 +103,7 @@ Status Daemon::start() {
   if (auto st = owner_socket_.listen(); !st) {
     spdlog::warn("no owner socket: {} ({})", st.message(), config_.where("owner.socket"));
   }
+  if (auto st = start_http(); !st) return st;
   transport_.on_message([this](const ConnectionPtr& c, WireMessage&& m) {
     on_message(c, std::move(m));
   });
@@ -195,6 +196,7 @@ void Daemon::stop() {
     balancer_.stop();
     owner_.stop();
     owner_socket_.close();
+    if (http_) http_->close();
     sweep_timer_.cancel();
     transport_.shutdown();
     signals_.cancel();

@@ -31,6 +31,8 @@
 #include "node/workers/binary_service.h"
 #include "node/net/log_limiter.h"
 #include "node/owner/owner_socket.h"
+#include "node/http/http_endpoint.h"
+#include "observe/metrics_text.h"
 #include "node/net/transport.h"
 
 namespace drift {
@@ -96,6 +98,9 @@ class Daemon final : public Messenger {
   LoadIndex load_index();
   double now_s() const;  // seconds since the daemon started
   StatusReply status();
+  // daemon_http.cc: the HTTP endpoint (http.listen) and what it serves.
+  Status start_http();
+  NodeMetrics metrics();
   std::vector<PlacementCandidate> candidates() const;
 
   NodeConfig config_;
@@ -158,6 +163,8 @@ class Daemon final : public Messenger {
   std::chrono::steady_clock::time_point left_acks_deadline_;
   std::chrono::steady_clock::time_point started_;
   bool stopping_ = false;
+  // Last, so that it goes first: its threads end before anything they ask about.
+  std::unique_ptr<HttpEndpoint> http_;
 };
 
 }  // namespace drift

@@ -11,9 +11,11 @@ build=(
   libasio-dev libcereal-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libssl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libsystemd-dev  # sd_notify
+  libcpp-httplib-dev  # the HTTP endpoint (node/http/)
 )
 tests=(
   iproute2 nftables procps
+  python3-prometheus-client  # /metrics parsed as Prometheus does (tests/integration/http_test.cc)
   tcpdump  # a capture of a job on the wire shows none of it (tests/integration/wire_capture_test.cc)
   # Debian packages and the service (scripts/package.sh, tests/multihost): man pages,
   # dpkg-shlibdeps, lintian, systemd-analyze

@@ -182,7 +182,8 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("net.max_handshakes_per_address", 1, 1u << 20, c.max_handshakes_per_address)
       .whole("net.connections_per_second", 1, 1u << 20, c.connections_per_second)
       .real("jobs.keep_results", 0, false, keep_days)
-      .whole("jobs.max_running", 0, 1u << 20, c.max_running);
+      .whole("jobs.max_running", 0, 1u << 20, c.max_running)
+      .http_listen("http.listen", c.http_listen);
   a.check(keep_days <= 3650, "jobs.keep_results", "must be at most 3650 days");
   c.keep_results = std::chrono::seconds(static_cast<std::int64_t>(keep_days * 86400));
   for (const std::string& name : comma_list(revoked)) {
@@ -226,6 +227,8 @@ std::string NodeConfig::where(const std::string& key) const {
   const auto it = origin.find(key);
   return it == origin.end() ? "default" : it->second;
 }
+
+const char* driftd_version() { return DRIFT_VERSION_TEXT; }
 
 std::variant<NodeConfig, ConfigHelp, ConfigError> parse_driftd_args(int argc,
                                                                     const char* const argv[]) {

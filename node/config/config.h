@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <variant>
@@ -58,6 +59,8 @@ struct NodeConfig {
   std::chrono::seconds keep_results{7 * 24 * 3600};
   // At most this many jobs rooted at this node run at once; more wait in its queue (0: no limit).
   std::uint32_t max_running = 0;
+  // The read-only HTTP endpoint (/metrics, /api, the dashboard); nullopt: off. Loopback only.
+  std::optional<Endpoint> http_listen = Endpoint{"127.0.0.1", 7480};
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
 
@@ -92,6 +95,9 @@ struct ConfigHelp {  // --help was asked for: print text, exit 0
 struct ConfigError {  // one line starting with "driftd: "; print it, exit 2
   std::string message;
 };
+
+// "0.1.0": the version driftd was built as.
+const char* driftd_version();
 
 // `driftd --config FILE [--key=value ...]`. Keys are the INI file's "section.name"; the command
 // line wins over the file. Relative paths in the file are relative to the file's directory.

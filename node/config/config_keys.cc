@@ -110,6 +110,10 @@ std::vector<KeySpec> key_specs() {
        "of those, from one address" + dflt(std::to_string(d.max_handshakes_per_address))},
       {"jobs.keep_results", "DAYS",
        "a job's end stays at its root this long, for driftctl result and jobs" + dflt("7")},
+      {"http.listen", "HOST:PORT",
+       "the read-only HTTP endpoint: /metrics (Prometheus), /api/status, /api/jobs and the "
+       "dashboard at /; a loopback address, or off. Unless set here, a port in use only "
+       "costs the endpoint (a warning), not the daemon" + dflt("127.0.0.1:7480")},
       {"jobs.max_running", "N",
        "at most this many jobs submitted to this node run at once; more wait in its queue "
        "(0 = no limit)" + dflt("0")},

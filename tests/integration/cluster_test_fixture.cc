@@ -51,15 +51,19 @@ Result<ctl::JobEndMessage> run_own_executables(ctl::ClientConnection& connection
   return ctl::run_job(connection, spec, progress, deadline, notice);
 }
 
+ctl::LocalClusterOptions test_cluster_options() {
+  ctl::LocalClusterOptions options;
+  options.driftd = bin_dir() / "driftd";
+  options.stop_with_parent = true;
+  return options;
+}
+
 void ClusterTest::SetUp() {
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/drift-it-XXXXXX";
   ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << "mkdtemp " << pattern;
   dir_ = pattern;
-  ctl::LocalClusterOptions options;
-  options.driftd = bin_dir() / "driftd";
-  options.stop_with_parent = true;
-  cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
+  cluster_ = std::make_unique<ctl::LocalCluster>(dir_, test_cluster_options());
 }
 
 void ClusterTest::TearDown() {

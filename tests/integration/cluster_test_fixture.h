@@ -43,6 +43,10 @@ Result<ctl::JobEndMessage> run_own_executables(ctl::ClientConnection& connection
                                                ctl::Clock::time_point deadline,
                                                const ctl::NoticeHandler& notice = {});
 
+// The LocalCluster options every test starts from: the build's driftd, daemons that die with the
+// test process, no HTTP endpoint.
+ctl::LocalClusterOptions test_cluster_options();
+
 class ClusterTest : public ::testing::Test {
  protected:
   void SetUp() override;

@@ -24,7 +24,7 @@ class EmulatedCapacityTest : public ClusterTest {
     auto reply = ctl::query_status(connect_options(1), std::chrono::seconds(5));
     EXPECT_TRUE(reply.is_ok()) << reply.error();
     if (!reply) return {};
-    const nlohmann::json status = ctl::status_json(*reply);
+    const nlohmann::json status = status_json(*reply);
     for (const auto& node : status["nodes"]) {
       if (node["id"] == id) return node;
     }

@@ -133,7 +133,7 @@ TEST_F(OwnerReclaimTest, ReclaimedNodeGetsNoWorkUntilReleased) {
   ASSERT_TRUE(poll_until(seconds(5), milliseconds(20), [&] {
     auto reply = ctl::query_status(connect_options(1), seconds(2));
     if (!reply) return false;
-    return ctl::status_json(*reply)["nodes"][1]["state"] == "reclaimed";
+    return status_json(*reply)["nodes"][1]["state"] == "reclaimed";
   })) << "node 1 does not see node 2 reclaimed";
 
   auto run_and_count_node2 = [&](int& on_node2) {
@@ -156,7 +156,7 @@ TEST_F(OwnerReclaimTest, ReclaimedNodeGetsNoWorkUntilReleased) {
       << released.out;
   ASSERT_TRUE(poll_until(seconds(5), milliseconds(20), [&] {
     auto reply = ctl::query_status(connect_options(1), seconds(2));
-    return reply && ctl::status_json(*reply)["nodes"][1]["state"] == "available";
+    return reply && status_json(*reply)["nodes"][1]["state"] == "available";
   })) << "node 1 does not see node 2 available again";
   int after = -1;
   ASSERT_NO_FATAL_FAILURE(run_and_count_node2(after));

@@ -371,6 +371,24 @@ TEST_F(ConfigTest, AdmissionLimitsAndKeptResultsAreCheckedAndRead) {
            {"jobs.keep_results", "at most 3650 days"});
 }
 
+TEST_F(ConfigTest, HttpListenIsLoopbackOrOff) {
+  const NodeConfig d = config_of(parse_file(kMinimal));
+  ASSERT_TRUE(d.http_listen.has_value());
+  EXPECT_EQ(d.http_listen->to_string(), "127.0.0.1:7480");
+  EXPECT_FALSE(config_of(parse_file(std::string(kMinimal) + "[http]\nlisten = off\n")).http_listen);
+  const NodeConfig c = config_of(parse_file(kMinimal, {"--http.listen=[::1]:9100"}));
+  ASSERT_TRUE(c.http_listen.has_value());
+  EXPECT_EQ(c.http_listen->port, 9100);
+  EXPECT_EQ(config_of(parse_file(kMinimal, {"--http.listen=localhost:9100"})).http_listen->host,
+            "localhost");
+  error_of(parse_file(std::string(kMinimal) + "[http]\nlisten = 0.0.0.0:7480\n"),
+           {"http.listen = '0.0.0.0:7480'", at(6), "loopback address"});
+  error_of(parse_file(kMinimal, {"--http.listen=192.168.1.4:80"}),
+           {"http.listen = '192.168.1.4:80'", "command line", "this machine only"});
+  error_of(parse_file(kMinimal, {"--http.listen=127.0.0.1"}), {"http.listen = '127.0.0.1'", "'off'"});
+  error_of(parse_file(kMinimal, {"--http.listen=127.0.0.1:99999"}), {"http.listen"});
+}
+
 TEST_F(ConfigTest, UnknownLogLevel) {
   error_of(parse_file(std::string(kMinimal) + "[log]\nlevel = loud\n"),
            {"log.level = 'loud'", at(6), "trace, debug, info, warn, error"});

@@ -1,0 +1,70 @@
+// The daemon's HTTP endpoint (part of Daemon; docs/architecture.md §13): http.listen serves
+// /metrics (Prometheus text), /api/status (the JSON of `driftctl status --json`), /api/jobs (the
+// jobs rooted here, as `driftctl jobs --all --json` shows them) and the dashboard at /. Each is
+// built on the network thread when asked for.
+#include <spdlog/spdlog.h>
+
+#include "node/daemon.h"
+#include "node/http/dashboard_page.h"
+#include "observe/job_json.h"
+#include "observe/status_json.h"
+
+namespace drift {
+
+namespace {
+constexpr const char* kJson = "application/json";
+}
+
+Status Daemon::start_http() {
+  if (!config_.http_listen) {
+    spdlog::info("no HTTP endpoint (http.listen = off)");
+    return Status::ok();
+  }
+  std::map<std::string, HttpEndpoint::Builder> routes;
+  routes["/metrics"] = [this] {
+    return HttpEndpoint::Page{metrics_text(metrics()), "text/plain; version=0.0.4; charset=utf-8"};
+  };
+  routes["/api/status"] = [this] {
+    return HttpEndpoint::Page{status_json(status()).dump(), kJson};
+  };
+  routes["/api/jobs"] = [this] {
+    nlohmann::json jobs = nlohmann::json::array();
+    for (const JobEntry& e : coordinator_.list(Principal{Role::kAdmin, "http"}, true).jobs) {
+      jobs.push_back(job_entry_json(e));
+    }
+    return HttpEndpoint::Page{jobs.dump(), kJson};
+  };
+  routes["/"] = [] { return HttpEndpoint::Page{dashboard_page(), "text/html; charset=utf-8"}; };
+  http_ = std::make_unique<HttpEndpoint>(io_, std::move(routes));
+  if (Status st = http_->start(*config_.http_listen); !st) {
+    http_.reset();
+    const std::string where = config_.where("http.listen");
+    if (where != "default") return Status::error("http.listen (" + where + "): " + st.message());
+    // The default port taken (another daemon on this machine): the node runs on without it.
+    spdlog::warn("no HTTP endpoint: {} (http.listen, default; set another or off)", st.message());
+    return Status::ok();
+  }
+  spdlog::info("HTTP endpoint on http://{}:{}/ (/metrics, /api/status, /api/jobs)",
+               config_.http_listen->literal_host(), http_->port());
+  return Status::ok();
+}
+
+NodeMetrics Daemon::metrics() {
+  NodeMetrics m;
+  for (NodeStatus& n : status().nodes) {
+    const auto s = static_cast<std::size_t>(n.member.state);
+    if (s < m.members.size()) ++m.members[s];
+    if (n.member.node_id == config_.node_id) m.self = std::move(n);
+  }
+  m.version = driftd_version();
+  m.uptime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  m.jobs_running = static_cast<std::uint32_t>(coordinator_.active_jobs());
+  m.jobs_queued = static_cast<std::uint32_t>(coordinator_.queued_jobs());
+  m.worker_processes = static_cast<std::uint32_t>(host_.worker_count());
+  m.checkpoint_copies = recovery_.store().copies();
+  m.checkpoint_bytes = recovery_.store().bytes();
+  m.http_requests = http_ ? http_->requests() : 0;
+  return m;
+}
+
+}  // namespace drift

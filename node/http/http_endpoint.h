@@ -1,0 +1,76 @@
+// driftd's read-only HTTP endpoint (http.listen; docs/architecture.md §13): /metrics, /api/…
+// and the dashboard. cpp-httplib serves it on a few threads of its own with a short queue in
+// front: when all are busy the accept loop waits, so clients — hostile ones too — cost a
+// bounded number of threads, sockets and bytes, never the daemon's own. GET only; a request
+// line, headers and body are bounded by the library and by the limits set here.
+//
+// Every answer is built on the network thread (posted to its io_context), the only thread that
+// reads the daemon's state, and waited for at most kBuildWait: a daemon too busy to answer in
+// time gets 503, not a stuck client.
+#pragma once
+
+#include <asio.hpp>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <drift/status.h>
+#include "node/net/endpoint.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace drift {
+
+class HttpEndpoint {
+ public:
+  struct Page {
+    std::string body;
+    std::string content_type = "text/plain; charset=utf-8";
+    int status = 200;
+  };
+  // Runs on the network thread.
+  using Builder = std::function<Page()>;
+
+  static constexpr int kThreads = 4;        // requests answered at once
+  static constexpr int kQueued = 8;         // connections accepted and waiting for a thread
+  static constexpr std::chrono::seconds kIoTimeout{2};  // per read and per write
+  static constexpr std::chrono::milliseconds kBuildWait{2000};
+
+  // `routes`: path -> its builder.
+  HttpEndpoint(asio::io_context& io, std::map<std::string, Builder> routes);
+  ~HttpEndpoint();  // closes, then joins the threads (a request under way ends within seconds)
+  HttpEndpoint(const HttpEndpoint&) = delete;
+  HttpEndpoint& operator=(const HttpEndpoint&) = delete;
+
+  // Binds `at` (an IP literal or localhost) and serves on a thread of its own.
+  Status start(const Endpoint& at);
+  // Stops accepting; requests still waiting for an answer get 503. Any thread.
+  void close();
+  std::uint16_t port() const { return port_; }
+  std::uint64_t requests() const { return state_->requests.load(); }
+
+ private:
+  // What the request threads share with the handlers they post; outlives the endpoint while a
+  // posted handler still holds it.
+  struct State {
+    std::map<std::string, Builder> routes;
+    std::atomic<bool> closed{false};
+    std::atomic<std::uint64_t> requests{0};
+  };
+  Page answer(const std::string& path);
+
+  asio::io_context& io_;
+  std::shared_ptr<State> state_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  std::atomic<bool> serving_{false};
+  std::uint16_t port_ = 0;
+};
+
+}  // namespace drift

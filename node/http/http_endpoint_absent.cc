@@ -1,0 +1,26 @@
+// HttpEndpoint in a driftd built without cpp-httplib (node/daemon.cmake): start() says so and
+// the daemon runs on without the endpoint, as it does when the port is taken.
+#include "node/http/http_endpoint.h"
+
+namespace httplib {
+class Server {};
+}  // namespace httplib
+
+namespace drift {
+
+HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Builder> routes)
+    : io_(io), state_(std::make_shared<State>()) {
+  state_->routes = std::move(routes);
+}
+
+HttpEndpoint::~HttpEndpoint() = default;
+
+Status HttpEndpoint::start(const Endpoint&) {
+  return Status::error("this driftd was built without cpp-httplib (libcpp-httplib-dev)");
+}
+
+void HttpEndpoint::close() { state_->closed = true; }
+
+HttpEndpoint::Page HttpEndpoint::answer(const std::string&) { return {}; }
+
+}  // namespace drift

@@ -1,0 +1,30 @@
+// driftd's /metrics: what one node knows of itself, in the Prometheus text exposition format
+// (version 0.0.4). Every family has # HELP and # TYPE; names start with drift_, values are in
+// base units (seconds, bytes), counters end in _total; label values are escaped.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "protocol/messages.h"
+
+namespace drift {
+
+struct NodeMetrics {
+  NodeStatus self;  // this node: its member info, load index and counters
+  std::string version;
+  double uptime_s = 0;
+  std::array<std::uint32_t, kMemberStateMax + 1> members{};  // by MemberState, itself included
+  std::uint32_t jobs_running = 0, jobs_queued = 0;           // rooted here
+  std::uint32_t worker_processes = 0;
+  std::uint64_t checkpoint_copies = 0, checkpoint_bytes = 0;  // held here now
+  std::uint64_t http_requests = 0;                            // answered by this endpoint
+};
+
+std::string metrics_text(const NodeMetrics& m);
+
+// "a\"b" for a"b: a label value as the format wants it (backslash, quote and newline escaped).
+std::string escape_label(const std::string& value);
+
+}  // namespace drift
