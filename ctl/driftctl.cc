@@ -17,6 +17,7 @@
 #include "ctl/jobs_command.h"
 #include "ctl/run_command.h"
 #include "ctl/status_command.h"
+#include "ctl/top_command.h"
 #include "ctl/tasks_command.h"
 #include "ctl/token_command.h"
 
@@ -27,7 +28,7 @@ namespace drift::ctl {
 namespace {
 
 constexpr const char* kCommands =
-    "status, run, submit, jobs, attach, cancel, result, tasks, migrate, reclaim, release, "
+    "status, top, run, submit, jobs, attach, cancel, result, tasks, migrate, reclaim, release, "
     "token, cluster, local or fault";
 
 po::options_description general_options() {
@@ -45,6 +46,7 @@ int print_help(ConnectionSettings& settings) {
          "daemons (driftd).\n\n"
          "Commands:\n"
          "  status [--json]                   the cluster's members, their state and load\n"
+         "  top [--interval S] [--once]       members and jobs, refreshed (a live status)\n"
          "  run APP [options] [--json]        run an application on the cluster\n"
          "  run APP --serial [options]        run the application's serial reference here\n"
          "  submit APP [options] [--name N]   start a job and return with its id\n"
@@ -99,6 +101,7 @@ void split_command(const std::vector<std::string>& args, std::vector<std::string
 int dispatch(const std::string& command, const std::vector<std::string>& rest,
              const ConnectionSettings& settings) {
   if (command == "status") return status_command(rest, settings);
+  if (command == "top") return top_command(rest, settings);
   if (command == "run") return run_command(rest, settings);
   if (command == "submit") return run_command(rest, settings, /*submit=*/true);
   if (command == "jobs" || command == "attach" || command == "cancel" || command == "result") {

@@ -14,9 +14,9 @@
 #include "ctl/job_control.h"
 #include "ctl/interrupt_watch.h"
 #include "ctl/job_output.h"
+#include "ctl/jobs_view.h"
 #include "ctl/progress_bar.h"
 #include "ctl/task_id_text.h"
-#include "ctl/text_table.h"
 #include "observe/job_json.h"
 
 namespace po = boost::program_options;
@@ -63,18 +63,6 @@ const char* usage_of(const std::string& command) {
          "the end; --forget drops them there once printed (the job leaves `driftctl jobs`).\n\n";
 }
 
-std::string seconds_text(double s) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", s);
-  return text;
-}
-
-std::string nodes_text(const std::vector<std::uint32_t>& nodes) {
-  std::string out;
-  for (std::uint32_t n : nodes) out += (out.empty() ? "" : ",") + std::to_string(n);
-  return out;
-}
-
 int list_jobs(const ConnectOptions& connect, const Args& a) {
   auto jobs = cluster_jobs(connect, a.all, kAskTimeout);
   if (!jobs) return report_failure(kExitConnection, jobs.error());
@@ -91,16 +79,7 @@ int list_jobs(const ConnectOptions& connect, const Args& a) {
     std::cout << (a.all ? "no jobs\n" : "no jobs of yours (--all for everyone's)\n");
     return kExitOk;
   }
-  TextTable table({"JOB", "NAME", "OWNER", "APP", "STATE", "STEP", "ELAPSED", "NODES", "ROOT"});
-  for (const JobEntry& e : jobs->jobs) {
-    table.add_row({format_job_id(e.job), e.name, e.owner, e.app, to_string(e.state),
-                   std::to_string(e.step) + "/" + std::to_string(e.steps),
-                   seconds_text(e.elapsed_s), nodes_text(e.nodes), std::to_string(e.root)});
-  }
-  std::cout << table.render();
-  for (const JobEntry& e : jobs->jobs) {
-    if (e.state == JobState::kQueued) std::cout << format_job_id(e.job) << " " << e.reason << "\n";
-  }
+  std::cout << jobs_table(jobs->jobs);
   return kExitOk;
 }
 

@@ -1,11 +1,13 @@
 // The daemon's HTTP endpoint (part of Daemon; docs/architecture.md §13): http.listen serves
 // /metrics (Prometheus text), /api/status (the JSON of `driftctl status --json`), /api/jobs (the
-// jobs rooted here, as `driftctl jobs --all --json` shows them) and the dashboard at /. Each is
-// built on the network thread when asked for.
+// jobs rooted here, as `driftctl jobs --all --json` shows them), /api/events (the node's last
+// log lines at info and above: joins, deaths, owner changes, migrations, jobs, recoveries) and
+// the dashboard at /. Each is built on the network thread when asked for.
 #include <spdlog/spdlog.h>
 
 #include "node/daemon.h"
 #include "node/http/dashboard_page.h"
+#include "node/service/log.h"
 #include "observe/job_json.h"
 #include "observe/status_json.h"
 
@@ -34,6 +36,13 @@ Status Daemon::start_http() {
     }
     return HttpEndpoint::Page{jobs.dump(), kJson};
   };
+  routes["/api/events"] = [] {
+    nlohmann::json events = nlohmann::json::array();
+    for (const LogLine& line : recent_log_lines(kRecentLines)) {
+      events.push_back({{"time", line.unix_s}, {"level", line.level}, {"text", line.text}});
+    }
+    return HttpEndpoint::Page{events.dump(), kJson};
+  };
   routes["/"] = [] { return HttpEndpoint::Page{dashboard_page(), "text/html; charset=utf-8"}; };
   http_ = std::make_unique<HttpEndpoint>(io_, std::move(routes));
   if (Status st = http_->start(*config_.http_listen); !st) {
@@ -44,7 +53,7 @@ Status Daemon::start_http() {
     spdlog::warn("no HTTP endpoint: {} (http.listen, default; set another or off)", st.message());
     return Status::ok();
   }
-  spdlog::info("HTTP endpoint on http://{}:{}/ (/metrics, /api/status, /api/jobs)",
+  spdlog::info("HTTP endpoint on http://{}:{}/ (/metrics, /api/status, /api/jobs, /api/events)",
                config_.http_listen->literal_host(), http_->port());
   return Status::ok();
 }

@@ -15,6 +15,7 @@ build=(
 )
 tests=(
   iproute2 nftables procps
+  chromium  # the dashboard in a real browser, headless (tests/integration/http_test.cc)
   python3-prometheus-client  # /metrics parsed as Prometheus does (tests/integration/http_test.cc)
   tcpdump  # a capture of a job on the wire shows none of it (tests/integration/wire_capture_test.cc)
   # Debian packages and the service (scripts/package.sh, tests/multihost): man pages,

@@ -2,6 +2,7 @@
 
 #include <spdlog/details/file_helper.h>
 #include <spdlog/sinks/base_sink.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <sys/stat.h>
 
@@ -36,6 +37,7 @@ class ReopenableFileSink : public spdlog::sinks::base_sink<std::mutex> {
 };
 
 std::shared_ptr<ReopenableFileSink> file_sink;  // set once, before any thread logs
+std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> recent_sink;  // likewise
 
 }  // namespace
 
@@ -69,9 +71,23 @@ Status setup_logging(const std::string& level, const std::string& file, const st
   logger->set_pattern(file.empty() && stderr_is_journal() ? "%n %l %v"
                                                            : "%Y-%m-%d %H:%M:%S.%e %n %^%l%$ %v");
   logger->set_level(lvl);
+  recent_sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(kRecentLines);
+  recent_sink->set_level(spdlog::level::info);
+  logger->sinks().push_back(recent_sink);
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
   return Status::ok();
+}
+
+std::vector<LogLine> recent_log_lines(std::size_t limit) {
+  std::vector<LogLine> out;
+  if (!recent_sink) return out;
+  for (const auto& m : recent_sink->last_raw(limit)) {
+    const auto sv = spdlog::level::to_string_view(m.level);
+    out.push_back({std::chrono::duration<double>(m.time.time_since_epoch()).count(),
+                   std::string(sv.data(), sv.size()), std::string(m.payload.data(), m.payload.size())});
+  }
+  return out;
 }
 
 void reopen_log() {

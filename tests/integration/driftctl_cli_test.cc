@@ -29,6 +29,8 @@ TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
                            dir_arg() + " --base-config " + local_conf().string());
   ASSERT_EQ(up.exit_code, 0) << up.out;
   EXPECT_NE(up.out.find("3 daemons up in " + dir_.string()), std::string::npos) << up.out;
+  // Each with its dashboard, on the ports after --http-port's default.
+  EXPECT_NE(up.out.find("http://127.0.0.1:7482/"), std::string::npos) << up.out;
 
   const auto again = driftctl("local up --nodes 3 --base-port " +
                               std::to_string(base_port_for(4) + 5) + dir_arg());
@@ -40,6 +42,14 @@ TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
   const auto nodes = nlohmann::json::parse(status.out)["nodes"];
   ASSERT_EQ(nodes.size(), 3u) << status.out;
   for (const auto& n : nodes) EXPECT_EQ(n["state"], "available") << status.out;
+
+  const auto top = driftctl(connection() + "top --once --all");
+  ASSERT_EQ(top.exit_code, 0) << top.out;
+  EXPECT_NE(top.out.find("drift  3 nodes, 3 alive"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("127.0.0.1:" + std::to_string(base_port_for(4) + 2)), std::string::npos)
+      << top.out;
+  EXPECT_NE(top.out.find("no jobs"), std::string::npos) << top.out;
+  EXPECT_EQ(driftctl(connection() + "top --interval 0.01").exit_code, 2);
 
   const std::string job = "run heat2d --size 128x96 --steps 30 --json";
   const auto cluster_run = driftctl(connection() + job + " --tasks 6");
@@ -103,6 +113,11 @@ TEST_F(DriftctlCliTest, TasksAndMigrateOnARunningJob) {
   ASSERT_TRUE(poll_until(std::chrono::seconds(20), std::chrono::milliseconds(100),
                          [&] { return (tasks = tasks_of(c)).size() == 6; }));
   const std::string id = tasks[0]["job"].get<std::string>() + ":0";
+  // `top` lists the running job (and refreshes; --once shows one frame).
+  const auto top = driftctl(c + "top --once --all");
+  ASSERT_EQ(top.exit_code, 0) << top.out;
+  EXPECT_NE(top.out.find(tasks[0]["job"].get<std::string>()), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("running"), std::string::npos) << top.out;
   const int from = tasks[0]["node"].get<int>();
   const int to = from % 3 + 1;
   EXPECT_EQ(tasks[0]["epoch"], 0);

@@ -21,6 +21,7 @@
 #include "ctl/job_client.h"
 #include "ctl/status_query.h"
 #include "node/http/http_endpoint.h"
+#include "observe/job_json.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/driftctl_process.h"
 #include "tests/integration/migration_harness.h"
@@ -217,6 +218,63 @@ TEST_F(HttpTest, ApiStatusIsWhatDriftctlStatusJsonPrints) {
   auto missing = get(1, "/etc/passwd");
   ASSERT_TRUE(missing);
   EXPECT_EQ(missing->status, 404);
+}
+
+// The dashboard in a real browser (headless Chromium, Debian's): on a running 3-node cluster it
+// shows three node tiles and the job running from node 1 (checked in the DOM the page built from
+// the API); a screenshot goes to BUILD/test-artifacts/dashboard.png.
+TEST_F(HttpTest, TheDashboardShowsEveryNodeAndTheRunningJobInABrowser) {
+  const fs::path chromium = "/usr/bin/chromium";
+  ASSERT_TRUE(fs::exists(chromium)) << "no headless browser: apt install chromium "
+                                       "(scripts/install-deps.sh does)";
+  ASSERT_NO_FATAL_FAILURE(start(3));
+  wait_for_load_reports(1);
+  JobSpec spec = ctl::job_spec("heat2d", 6, 100000, {{"size", "128x128"}});
+  spec.runtime["name"] = "dashboard-demo";
+  BackgroundJob job(connect(1), spec, 120s);
+  ASSERT_TRUE(job.wait_started(30s)) << "the job did not start";
+  const std::string id = job_id_text(job.id());
+  const std::string url = "http://127.0.0.1:" + std::to_string(http_port(1)) + "/";
+  // --virtual-time-budget: the page's timers and fetches run for 4 s of the page's time before
+  // the DOM is taken.
+  const std::string browser = chromium.string() +
+                              " --headless --no-sandbox --disable-gpu --no-first-run "
+                              "--user-data-dir=" + (dir_ / "chromium").string() +
+                              " --virtual-time-budget=4000 ";
+  const fs::path dom_file = dir_ / "dom.html";
+  const int rc = std::system((browser + "--dump-dom " + url + " > " + dom_file.string() +
+                              " 2> " + (dir_ / "chromium.log").string()).c_str());
+  ASSERT_EQ(rc, 0) << "chromium failed; see " << (dir_ / "chromium.log");
+  std::stringstream dom;
+  dom << std::ifstream(dom_file).rdbuf();
+  const std::string html = dom.str();
+  int tiles = 0;
+  for (auto at = html.find("class=\"node "); at != std::string::npos;
+       at = html.find("class=\"node ", at + 1)) {
+    ++tiles;
+  }
+  EXPECT_EQ(tiles, 3) << html;
+  for (int k : {1, 2, 3}) {
+    EXPECT_NE(html.find("data-node=\"" + std::to_string(k) + "\""), std::string::npos) << html;
+  }
+  EXPECT_NE(html.find("data-job=\"" + id + "\" data-state=\"running\""), std::string::npos)
+      << "the running job " << id << " is not on the page:\n" << html;
+  EXPECT_NE(html.find("dashboard-demo"), std::string::npos);
+  EXPECT_NE(html.find("class=\"event info\""), std::string::npos) << "no events listed";
+
+  const fs::path artifacts = fs::path(DRIFT_BUILD_DIR) / "test-artifacts";
+  fs::create_directories(artifacts);
+  const fs::path shot = artifacts / "dashboard.png";
+  fs::remove(shot);
+  const int shot_rc =
+      std::system((browser + "--window-size=1280,1100 --screenshot=" + shot.string() + " " + url +
+                   " >> " + (dir_ / "chromium.log").string() + " 2>&1").c_str());
+  EXPECT_EQ(shot_rc, 0);
+  EXPECT_TRUE(fs::exists(shot) && fs::file_size(shot) > 10000) << shot;
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  ASSERT_TRUE(connection->send(JobCancel{job.id()}).is_ok());
+  EXPECT_TRUE(job.wait_done(30s));
 }
 
 // Garbage, clients that hold connections open sending a byte now and then, and 10 000
