@@ -21,6 +21,7 @@
 #include "ctl/jobs_command.h"
 #include "ctl/job_report.h"
 #include "ctl/progress_bar.h"
+#include "ctl/job_trace.h"
 #include "ctl/status_query.h"
 #include "ctl/task_id_text.h"
 
@@ -33,7 +34,7 @@ namespace {
 // Options of `run` itself; an application option of the same name is shadowed.
 const std::vector<std::string> kRunOptionNames = {
     "tasks",     "steps",          "serial",         "json", "timeout", "chaos-migrations",
-    "chaos-grain", "binary", "name", "memory",
+    "chaos-grain", "binary", "name", "memory", "trace",
     "placement", "checkpoint-steps", "checkpoint-ms", "help"};
 
 // Pieces of an executable sent to the daemon (its frames allow far more).
@@ -50,6 +51,7 @@ struct RunArgs {
   std::string memory;  // per task, as the user wrote it ("2G")
   std::vector<std::string> binaries;
   std::string name;
+  std::string trace;  // --trace FILE: the job's timeline as JSON lines
   bool serial = false;
   bool json = false;
   bool submit = false;  // `driftctl submit`: start the job and return with its id
@@ -65,6 +67,9 @@ po::options_description run_options(RunArgs& a) {
   add("serial", po::bool_switch(&a.serial),
       "run the serial reference here instead of on the cluster");
   add("json", po::bool_switch(&a.json), "print one JSON object instead of the summary");
+  add("trace", po::value<std::string>(&a.trace)->value_name("FILE"),
+      "write the job's timeline to FILE, one JSON object a line: every step, rollback, root "
+      "change and the end with each step's time (scripts/plot-trace.py draws it)");
   add("name", po::value<std::string>(&a.name)->value_name("NAME"),
       "a name for the job in `driftctl jobs` (default: the application's)");
   add("timeout", po::value<double>(&a.timeout_s)->value_name("SECONDS"),
@@ -188,6 +193,13 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
     }
     return kExitOk;
   }
+  std::unique_ptr<JobTrace> trace;
+  if (!a.trace.empty()) {
+    auto opened = JobTrace::open(a.trace);
+    if (!opened) return usage_error("run", opened.error());
+    trace = std::move(opened).value();
+    trace->submitted(spec);
+  }
   // The members, so that the job can be followed to a new root if this one dies.
   Reattach reattach{connect, {}};
   if (auto members = query_status(**connection, connect.handshake_timeout)) {
@@ -200,11 +212,13 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
       **connection, spec,
       [&](const JobProgress& p) {
         interrupts.set_job(p.job);
+        if (trace) trace->progress(p);
         if (!interrupts.interrupted()) bar.update(p.step, p.steps, p.values);
       },
       deadline_after(a.timeout_s),
       [&](const JobNotice& n) {
         interrupts.set_job(n.job);
+        if (trace) trace->notice(n);
         if (interrupts.interrupted()) return;
         bar.finish();
         print_notice(n);
@@ -212,6 +226,7 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
       &reattach);
   bar.finish();
   if (!end) return report_failure(kExitConnection, end.error());
+  if (trace) trace->end(*end);
   return print_job_end(*end, spec.app, a.json);
 }
 

@@ -72,6 +72,14 @@ NodeMetrics Daemon::metrics() {
   m.worker_processes = static_cast<std::uint32_t>(host_.worker_count());
   m.checkpoint_copies = recovery_.store().copies();
   m.checkpoint_bytes = recovery_.store().bytes();
+  m.copies_kept = recovery_.copies_kept();
+  m.copies_kept_bytes = recovery_.bytes_kept();
+  const JobCoordinator::Totals& jobs = coordinator_.totals();
+  m.jobs_done = jobs.done;
+  m.jobs_failed = jobs.failed;
+  m.recoveries = jobs.recoveries;
+  m.steps_recomputed = jobs.steps_recomputed;
+  m.checkpoints_committed = jobs.checkpoints;
   m.http_requests = http_ ? http_->requests() : 0;
   return m;
 }

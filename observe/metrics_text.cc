@@ -127,6 +127,21 @@ std::string metrics_text(const NodeMetrics& m) {
           static_cast<double>(m.checkpoint_copies));
   e.gauge("drift_checkpoint_bytes", "Bytes of the checkpoint copies this node holds.",
           static_cast<double>(m.checkpoint_bytes));
+  e.counter("drift_checkpoint_copies_kept_total",
+            "Checkpoint copies this node kept (its own tasks' and its neighbours').",
+            static_cast<double>(m.copies_kept));
+  e.counter("drift_checkpoint_kept_bytes_total", "Bytes of the checkpoint copies this node kept.",
+            static_cast<double>(m.copies_kept_bytes));
+  e.counter("drift_checkpoints_committed_total",
+            "Checkpoints of jobs rooted here committed (every task saved twice).",
+            static_cast<double>(m.checkpoints_committed));
+  e.family("drift_jobs_ended_total", "counter", "Jobs rooted here that ended, by how.")
+      .sample(static_cast<double>(m.jobs_done), {{"outcome", "done"}})
+      .sample(static_cast<double>(m.jobs_failed), {{"outcome", "failed"}});
+  e.counter("drift_recoveries_total", "Rollbacks of jobs rooted here after a failure.",
+            static_cast<double>(m.recoveries));
+  e.counter("drift_steps_recomputed_total", "Steps jobs rooted here did again after rollbacks.",
+            static_cast<double>(m.steps_recomputed));
   e.counter("drift_migrations_out_total", "Tasks that migrated away from this node.",
             static_cast<double>(c.migrations_out));
   e.counter("drift_migrations_in_total", "Tasks that migrated to this node.",

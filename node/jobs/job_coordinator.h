@@ -121,6 +121,12 @@ class JobCoordinator {
   void sweep(std::chrono::steady_clock::time_point now);
 
   std::size_t active_jobs() const { return jobs_.size(); }
+  // What the jobs rooted here did since this node started, for /metrics.
+  struct Totals {
+    std::uint64_t done = 0, failed = 0;  // jobs ended (cancelled ones count as failed)
+    std::uint64_t recoveries = 0, steps_recomputed = 0, checkpoints = 0;
+  };
+  const Totals& totals() const { return totals_; }
   // The specs of the jobs rooted here and of those this node is the deputy of (their
   // executables are kept: the nodes fetch them from here, and this node combines results).
   std::vector<JobSpec> specs() const;
@@ -300,6 +306,7 @@ class JobCoordinator {
   JobArchive archive_;
   std::optional<JobEndDisk> end_disk_;
   std::uint64_t counter_ = 0;
+  Totals totals_;
 };
 
 }  // namespace drift

@@ -65,6 +65,7 @@ void JobCoordinator::on_checkpoint_ack(const CheckpointAck& ack) {
   const bool committed = job->checkpoints->acknowledge(
       ack.task.index, ack.step, JobCheckpoints::Copies{ack.primary, ack.buddy});
   if (!committed) return;
+  ++totals_.checkpoints;
   spdlog::info("job {:#x}: checkpoint at step {} committed ({} tasks, two copies each)", job->id,
                ack.step + 1, job->spec.tasks);
   for (std::uint32_t node : everyone(*job)) {
@@ -310,6 +311,8 @@ void JobCoordinator::resume(Job& job) {
   job.progress = now;
   ++job.recoveries;
   job.steps_recomputed += redo;
+  ++totals_.recoveries;
+  totals_.steps_recomputed += redo;
   const double seconds = std::chrono::duration<double>(now - r.declared).count();
   JobNotice notice = recovered_notice(job, r, redo, seconds);
   spdlog::warn("job {:#x}: {}", job.id, notice.text);

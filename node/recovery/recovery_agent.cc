@@ -52,6 +52,8 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
 }
 
 void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State state) {
+  ++copies_kept_;
+  if (state) bytes_kept_ += state->size();
   if (disk_) disk_->write(task, step, state);
   store_.put(task, step, std::move(state));
 }

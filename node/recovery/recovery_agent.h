@@ -59,6 +59,10 @@ class RecoveryAgent {
   void sweep(Clock::time_point now);
 
   const CheckpointStore& store() const { return store_; }
+  // Checkpoint copies kept here since start (this node's own tasks' and its neighbours'), and
+  // their bytes.
+  std::uint64_t copies_kept() const { return copies_kept_; }
+  std::uint64_t bytes_kept() const { return bytes_kept_; }
 
  private:
   Status restore(const JobRollback& rollback);
@@ -78,6 +82,7 @@ class RecoveryAgent {
   // Rolled back here, but some of the job's nodes are not alive here yet (a node that restarted
   // a moment ago): ready once they are, so that no task's first messages are dropped.
   std::map<std::uint64_t, JobRollback> unready_;
+  std::uint64_t copies_kept_ = 0, bytes_kept_ = 0;
 };
 
 }  // namespace drift

@@ -1,9 +1,13 @@
-// driftctl end to end, as a user runs it: local up, status --json, run --json on the cluster and
-// --serial, tasks and migrate on a running job, usage and connection errors with their exit
-// codes, local down.
+// driftctl end to end, as a user runs it: local up, status --json, top, run --json (and
+// --trace) on the cluster and --serial, tasks and migrate on a running job, usage and connection
+// errors with their exit codes, local down.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -14,6 +18,8 @@
 
 namespace drift::test {
 namespace {
+
+namespace fs = std::filesystem;
 
 class DriftctlCliTest : public ClusterTest {
  protected:
@@ -52,7 +58,8 @@ TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
   EXPECT_EQ(driftctl(connection() + "top --interval 0.01").exit_code, 2);
 
   const std::string job = "run heat2d --size 128x96 --steps 30 --json";
-  const auto cluster_run = driftctl(connection() + job + " --tasks 6");
+  const fs::path trace = dir_ / "trace.jsonl";
+  const auto cluster_run = driftctl(connection() + job + " --tasks 6 --trace " + trace.string());
   ASSERT_EQ(cluster_run.exit_code, 0) << cluster_run.out;
   const auto serial_run = driftctl(job + " --serial");
   ASSERT_EQ(serial_run.exit_code, 0) << serial_run.out;
@@ -64,6 +71,36 @@ TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
   EXPECT_EQ(c["steps"], 30);
   EXPECT_TRUE(c["checksum"].is_string());
   EXPECT_TRUE(c["wall_s"].is_number());
+  // --trace: submitted, the 30 steps in order, the end with each step's time.
+  std::ifstream lines(trace);
+  std::vector<nlohmann::json> events;
+  for (std::string line; std::getline(lines, line);) events.push_back(nlohmann::json::parse(line));
+  ASSERT_GE(events.size(), 32u);
+  EXPECT_EQ(events.front()["event"], "submitted");
+  EXPECT_EQ(events.front()["tasks"], 6);
+  std::uint64_t last_step = 0;
+  double last_t = 0;
+  for (const auto& e : events) {
+    EXPECT_GE(e["t"].get<double>(), last_t);
+    last_t = e["t"].get<double>();
+    if (e["event"] != "step") continue;
+    EXPECT_EQ(e["step"].get<std::uint64_t>(), last_step + 1);
+    last_step = e["step"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(last_step, 30u);
+  EXPECT_EQ(events.back()["event"], "done");
+  EXPECT_EQ(events.back()["checksum"], c["checksum"]);
+  EXPECT_EQ(events.back()["step_s"].size(), 30u);
+  const fs::path svg = dir_ / "trace.svg";
+  const int plotted = std::system(("python3 " + (fs::path(DRIFT_SOURCE_DIR) / "scripts" /
+                                                 "plot-trace.py").string() +
+                                   " " + trace.string() + " -o " + svg.string() + " > /dev/null")
+                                      .c_str());
+  EXPECT_EQ(plotted, 0);
+  std::stringstream drawn;
+  drawn << std::ifstream(svg).rdbuf();
+  EXPECT_NE(drawn.str().find("<polyline"), std::string::npos) << drawn.str();
+  EXPECT_NE(drawn.str().find("heat2d: 6 tasks, 30 steps"), std::string::npos) << drawn.str();
 
   const auto down = driftctl("local down" + dir_arg());
   EXPECT_EQ(down.exit_code, 0) << down.out;

@@ -171,6 +171,8 @@ TEST_F(HttpTest, MetricsParseAsPrometheusDoesAndMoveAsAJobRuns) {
   EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
   const auto after = parsed_metrics(1);
   EXPECT_EQ(after.at("drift_jobs{state=\"running\"}"), 0);
+  EXPECT_EQ(after.at("drift_jobs_ended_total{outcome=\"done\"}"),
+            before.at("drift_jobs_ended_total{outcome=\"done\"}") + 1);
   EXPECT_GT(after.at("drift_heartbeats_received_total"),
             before.at("drift_heartbeats_received_total"));
   EXPECT_GT(after.at("drift_uptime_seconds"), before.at("drift_uptime_seconds"));
