@@ -100,6 +100,7 @@ class Daemon final : public Messenger {
   StatusReply status();
   // daemon_http.cc: the HTTP endpoint (http.listen) and what it serves.
   Status start_http();
+  Result<Principal> http_principal(const std::string& authorization) const;
   NodeMetrics metrics();
   std::vector<PlacementCandidate> candidates() const;
 

@@ -3,10 +3,15 @@
 // jobs rooted here, as `driftctl jobs --all --json` shows them), /api/events (the node's last
 // log lines at info and above: joins, deaths, owner changes, migrations, jobs, recoveries) and
 // the dashboard at /. Each is built on the network thread when asked for.
+#include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
+
+#include <ctime>
+#include <string_view>
 
 #include "node/daemon.h"
 #include "node/http/dashboard_page.h"
+#include "node/net/tls_context.h"
 #include "node/service/log.h"
 #include "observe/job_json.h"
 #include "observe/status_json.h"
@@ -22,40 +27,74 @@ Status Daemon::start_http() {
     spdlog::info("no HTTP endpoint (http.listen = off)");
     return Status::ok();
   }
-  std::map<std::string, HttpEndpoint::Builder> routes;
-  routes["/metrics"] = [this] {
-    return HttpEndpoint::Page{metrics_text(metrics()), "text/plain; version=0.0.4; charset=utf-8"};
-  };
-  routes["/api/status"] = [this] {
-    return HttpEndpoint::Page{status_json(status()).dump(), kJson};
-  };
-  routes["/api/jobs"] = [this] {
+  using Page = HttpEndpoint::Page;
+  std::map<std::string, HttpEndpoint::Route> routes;
+  routes["/metrics"] = {[this](const Principal&) {
+    return Page{metrics_text(metrics()), "text/plain; version=0.0.4; charset=utf-8"};
+  }};
+  routes["/api/status"] = {[this](const Principal&) {
+    return Page{status_json(status()).dump(), kJson};
+  }};
+  routes["/api/jobs"] = {[this](const Principal& who) {  // a user sees their own
     nlohmann::json jobs = nlohmann::json::array();
-    for (const JobEntry& e : coordinator_.list(Principal{Role::kAdmin, "http"}, true).jobs) {
+    for (const JobEntry& e : coordinator_.list(who, allows(who.role, Role::kAdmin)).jobs) {
       jobs.push_back(job_entry_json(e));
     }
-    return HttpEndpoint::Page{jobs.dump(), kJson};
-  };
-  routes["/api/events"] = [] {
+    return Page{jobs.dump(), kJson};
+  }};
+  routes["/api/events"] = {[](const Principal&) {
     nlohmann::json events = nlohmann::json::array();
     for (const LogLine& line : recent_log_lines(kRecentLines)) {
       events.push_back({{"time", line.unix_s}, {"level", line.level}, {"text", line.text}});
     }
-    return HttpEndpoint::Page{events.dump(), kJson};
-  };
-  routes["/"] = [] { return HttpEndpoint::Page{dashboard_page(), "text/html; charset=utf-8"}; };
+    return Page{events.dump(), kJson};
+  }};
+  // The page holds no data: it asks the API, with the token the URL's #token= gives it.
+  routes["/"] = {[](const Principal&) { return Page{dashboard_page(), "text/html; charset=utf-8"}; },
+                 /*gated=*/false};
+  std::optional<HttpEndpoint::Tls> tls;
+  if (!config_.http_tls_cert.empty()) {
+    tls = HttpEndpoint::Tls{config_.http_tls_cert, config_.http_tls_key,
+                            [this](const std::string& authorization) {
+                              return http_principal(authorization);
+                            }};
+  }
   http_ = std::make_unique<HttpEndpoint>(io_, std::move(routes));
-  if (Status st = http_->start(*config_.http_listen); !st) {
+  if (Status st = http_->start(*config_.http_listen, std::move(tls)); !st) {
     http_.reset();
     const std::string where = config_.where("http.listen");
-    if (where != "default") return Status::error("http.listen (" + where + "): " + st.message());
+    if (where != "default" || !config_.http_tls_cert.empty()) {
+      return Status::error("http.listen (" + where + "): " + st.message());
+    }
     // The default port taken (another daemon on this machine): the node runs on without it.
     spdlog::warn("no HTTP endpoint: {} (http.listen, default; set another or off)", st.message());
     return Status::ok();
   }
-  spdlog::info("HTTP endpoint on http://{}:{}/ (/metrics, /api/status, /api/jobs, /api/events)",
-               config_.http_listen->literal_host(), http_->port());
+  spdlog::info("HTTP{} endpoint on http{}://{}:{}/ (/metrics, /api/status, /api/jobs, /api/events{})",
+               config_.http_tls_cert.empty() ? "" : "S", config_.http_tls_cert.empty() ? "" : "s",
+               config_.http_listen->literal_host(), http_->port(),
+               config_.http_tls_cert.empty() ? "" : "; a person's token needed");
   return Status::ok();
+}
+
+// "Bearer " and a token file's line: the token's identity and key. The key must be the one the
+// cluster secret gives that identity (as at TLS), and the token neither expired nor revoked.
+Result<Principal> Daemon::http_principal(const std::string& authorization) const {
+  constexpr std::string_view kBearer = "Bearer ";
+  if (authorization.size() > 1024) return Status::error("the Authorization header is too long");
+  if (authorization.rfind(kBearer, 0) != 0) {
+    return Status::error("no token: send 'Authorization: Bearer ' followed by your token file's "
+                         "line (driftctl token create)");
+  }
+  auto credentials = parse_token_file_text(authorization.substr(kBearer.size()));
+  if (!credentials) return Status::error("not a token: " + credentials.error());
+  const std::vector<std::uint8_t> expected = tls_psk(config_.secret, credentials->identity);
+  if (expected.size() != credentials->key.size() ||
+      CRYPTO_memcmp(expected.data(), credentials->key.data(), expected.size()) != 0) {
+    return Status::error("the token's key is not this cluster's");
+  }
+  return principal_of(credentials->identity, static_cast<std::int64_t>(std::time(nullptr)),
+                      tls_ ? tls_->revoked() : config_.revoked_tokens);
 }
 
 NodeMetrics Daemon::metrics() {

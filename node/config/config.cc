@@ -183,7 +183,12 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("net.connections_per_second", 1, 1u << 20, c.connections_per_second)
       .real("jobs.keep_results", 0, false, keep_days)
       .whole("jobs.max_running", 0, 1u << 20, c.max_running)
-      .http_listen("http.listen", c.http_listen);
+      .path("http.tls_cert", true, c.http_tls_cert)
+      .path("http.tls_key", true, c.http_tls_key);
+  a.check(c.http_tls_cert.empty() == c.http_tls_key.empty(),
+          c.http_tls_cert.empty() ? "http.tls_key" : "http.tls_cert",
+          "needs the other half: HTTPS needs http.tls_cert and http.tls_key");
+  a.http_listen("http.listen", !c.http_tls_cert.empty(), c.http_listen);
   a.check(keep_days <= 3650, "jobs.keep_results", "must be at most 3650 days");
   c.keep_results = std::chrono::seconds(static_cast<std::int64_t>(keep_days * 86400));
   for (const std::string& name : comma_list(revoked)) {

@@ -59,8 +59,11 @@ struct NodeConfig {
   std::chrono::seconds keep_results{7 * 24 * 3600};
   // At most this many jobs rooted at this node run at once; more wait in its queue (0: no limit).
   std::uint32_t max_running = 0;
-  // The read-only HTTP endpoint (/metrics, /api, the dashboard); nullopt: off. Loopback only.
+  // The read-only HTTP endpoint (/metrics, /api, the dashboard); nullopt: off. Loopback only,
+  // unless it has a certificate and key (PEM files): then HTTPS on any address, and every
+  // request under /metrics and /api must carry a person's token (Authorization: Bearer).
   std::optional<Endpoint> http_listen = Endpoint{"127.0.0.1", 7480};
+  std::string http_tls_cert, http_tls_key;
   std::string log_level = "info";
   std::string log_file;  // empty = stderr
 

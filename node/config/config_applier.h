@@ -166,17 +166,18 @@ class Applier {
     return *this;
   }
 
-  // "off", or host:port with the host a loopback address: nothing but this machine may ask
-  // (remote access needs TLS and tokens, which the endpoint does not have).
-  Applier& http_listen(const char* key, std::optional<Endpoint>& out) {
+  // "off", or host:port with the host a loopback address — nothing but this machine may ask —
+  // unless `remote` (the endpoint has TLS and asks for tokens).
+  Applier& http_listen(const char* key, bool remote, std::optional<Endpoint>& out) {
     if (auto r = next(key)) {
       if (r->value == "off") return out.reset(), *this;
       auto ep = parse_endpoint(r->value);
       if (!ep) return fail(invalid(*r, ep.error() + " (or 'off')"));
       const std::string host = ep->literal_host();
-      if (host.rfind("127.", 0) != 0 && host != "::1") {
-        return fail(invalid(*r, "the HTTP endpoint serves this machine only: use a loopback "
-                                "address (127.0.0.1, ::1, localhost) or 'off'"));
+      if (!remote && host.rfind("127.", 0) != 0 && host != "::1") {
+        return fail(invalid(*r, "without http.tls_cert and http.tls_key the HTTP endpoint "
+                                "serves this machine only: use a loopback address (127.0.0.1, "
+                                "::1, localhost) or 'off'"));
       }
       if (!is_ip_or_localhost(ep->host)) return fail(invalid(*r, "not an IP address or localhost"));
       out = *ep;

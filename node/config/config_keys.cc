@@ -111,9 +111,15 @@ std::vector<KeySpec> key_specs() {
       {"jobs.keep_results", "DAYS",
        "a job's end stays at its root this long, for driftctl result and jobs" + dflt("7")},
       {"http.listen", "HOST:PORT",
-       "the read-only HTTP endpoint: /metrics (Prometheus), /api/status, /api/jobs and the "
-       "dashboard at /; a loopback address, or off. Unless set here, a port in use only "
-       "costs the endpoint (a warning), not the daemon" + dflt("127.0.0.1:7480")},
+       "the read-only HTTP endpoint: /metrics (Prometheus), /api/status, /api/jobs, "
+       "/api/events and the dashboard at /; a loopback address (any with http.tls_cert), or "
+       "off. Unless set here, a port in use only costs the endpoint (a warning), not the "
+       "daemon" + dflt("127.0.0.1:7480")},
+      {"http.tls_cert", "FILE",
+       "PEM certificate (chain) for HTTPS on http.listen; with it every request under /metrics "
+       "and /api needs a person's token: 'Authorization: Bearer' and the token file's line" +
+           dflt("none: plain HTTP, this machine only")},
+      {"http.tls_key", "FILE", "the certificate's PEM private key" + dflt("none")},
       {"jobs.max_running", "N",
        "at most this many jobs submitted to this node run at once; more wait in its queue "
        "(0 = no limit)" + dflt("0")},

@@ -64,8 +64,8 @@ class BoundedPool final : public httplib::TaskQueue {
 
 }  // namespace
 
-HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Builder> routes)
-    : io_(io), state_(std::make_shared<State>()), server_(std::make_unique<httplib::Server>()) {
+HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Route> routes)
+    : io_(io), state_(std::make_shared<State>()) {
   state_->routes = std::move(routes);
 }
 
@@ -81,7 +81,18 @@ HttpEndpoint::~HttpEndpoint() {
   thread_.join();
 }
 
-Status HttpEndpoint::start(const Endpoint& at) {
+Status HttpEndpoint::start(const Endpoint& at, std::optional<Tls> tls) {
+  if (tls) {
+    auto secure = std::make_unique<httplib::SSLServer>(tls->cert.c_str(), tls->key.c_str());
+    if (!secure->is_valid()) {
+      return Status::error("cannot use the certificate " + tls->cert + " with the key " +
+                           tls->key + " (unreadable, not PEM, or not a pair)");
+    }
+    server_ = std::move(secure);
+    state_->gate = std::move(tls->gate);
+  } else {
+    server_ = std::make_unique<httplib::Server>();
+  }
   httplib::Server& s = *server_;
   s.new_task_queue = [] { return new BoundedPool(kThreads, kQueued); };
   s.set_tcp_nodelay(true);  // small answers: no waiting for the client's delayed ACK
@@ -90,9 +101,10 @@ Status HttpEndpoint::start(const Endpoint& at) {
   s.set_keep_alive_timeout(kIoTimeout.count());
   s.set_keep_alive_max_count(100);
   s.set_payload_max_length(1024);  // GET only: a body is refused before it is read
-  for (const auto& [path, builder] : state_->routes) {
-    s.Get(path, [this, path = path](const httplib::Request&, httplib::Response& res) {
-      Page page = answer(path);
+  for (const auto& [path, route] : state_->routes) {
+    s.Get(path, [this, path = path](const httplib::Request& req, httplib::Response& res) {
+      Page page = answer(path, req.get_header_value("Authorization"));
+      if (page.status == 401) res.set_header("WWW-Authenticate", "Bearer realm=\"drift\"");
       res.status = page.status;
       res.set_header("Cache-Control", "no-store");
       res.set_content(std::move(page.body), page.content_type);
@@ -116,19 +128,30 @@ Status HttpEndpoint::start(const Endpoint& at) {
 
 void HttpEndpoint::close() {
   state_->closed = true;
-  server_->stop();
+  if (server_) server_->stop();
 }
 
-HttpEndpoint::Page HttpEndpoint::answer(const std::string& path) {
+HttpEndpoint::Page HttpEndpoint::answer(const std::string& path,
+                                        const std::string& authorization) {
   ++state_->requests;
   if (state_->closed) return {"the daemon is stopping\n", "text/plain; charset=utf-8", 503};
   auto page = std::make_shared<std::promise<Page>>();
   std::future<Page> ready = page->get_future();
-  asio::post(io_, [weak = std::weak_ptr<State>(state_), path, page] {
+  asio::post(io_, [weak = std::weak_ptr<State>(state_), path, authorization, page] {
     auto state = weak.lock();
     if (!state || state->closed) return;  // the promise breaks: 503
     try {
-      page->set_value(state->routes.at(path)());
+      const Route& route = state->routes.at(path);
+      Principal who{Role::kAdmin, "local"};  // plain HTTP: only this machine can ask
+      if (state->gate && route.gated) {
+        auto named = state->gate(authorization);
+        if (!named) {
+          page->set_value({"401 " + named.error() + "\n", "text/plain; charset=utf-8", 401});
+          return;
+        }
+        who = *named;
+      }
+      page->set_value(route.build(who));
     } catch (const std::exception& e) {
       spdlog::warn("http: {} failed: {}", path, e.what());
       page->set_value({std::string("could not build the answer: ") + e.what() + "\n",

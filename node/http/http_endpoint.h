@@ -7,6 +7,10 @@
 // Every answer is built on the network thread (posted to its io_context), the only thread that
 // reads the daemon's state, and waited for at most kBuildWait: a daemon too busy to answer in
 // time gets 503, not a stuck client.
+//
+// With a certificate and key it serves HTTPS, and a gate (run on the network thread too) says
+// who each request's Authorization header names; a request it refuses gets 401. Without, every
+// request is the machine's own ("local", an admin).
 #pragma once
 
 #include <asio.hpp>
@@ -15,10 +19,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include <drift/status.h>
+#include "node/net/access_token.h"
 #include "node/net/endpoint.h"
 
 namespace httplib {
@@ -34,8 +40,18 @@ class HttpEndpoint {
     std::string content_type = "text/plain; charset=utf-8";
     int status = 200;
   };
-  // Runs on the network thread.
-  using Builder = std::function<Page()>;
+  // Runs on the network thread, for whom the request came from.
+  using Builder = std::function<Page(const Principal& who)>;
+  // Who the Authorization header's value names, or why it names nobody. Network thread.
+  using Gate = std::function<Result<Principal>(const std::string& authorization)>;
+  struct Route {
+    Builder build;
+    bool gated = true;  // false: served to anyone (the dashboard page itself, no data)
+  };
+  struct Tls {
+    std::string cert, key;  // PEM files
+    Gate gate;
+  };
 
   static constexpr int kThreads = 4;        // requests answered at once
   static constexpr int kQueued = 8;         // connections accepted and waiting for a thread
@@ -43,13 +59,13 @@ class HttpEndpoint {
   static constexpr std::chrono::milliseconds kBuildWait{2000};
 
   // `routes`: path -> its builder.
-  HttpEndpoint(asio::io_context& io, std::map<std::string, Builder> routes);
+  HttpEndpoint(asio::io_context& io, std::map<std::string, Route> routes);
   ~HttpEndpoint();  // closes, then joins the threads (a request under way ends within seconds)
   HttpEndpoint(const HttpEndpoint&) = delete;
   HttpEndpoint& operator=(const HttpEndpoint&) = delete;
 
-  // Binds `at` (an IP literal or localhost) and serves on a thread of its own.
-  Status start(const Endpoint& at);
+  // Binds `at` (an IP literal or localhost) and serves on a thread of its own; HTTPS with `tls`.
+  Status start(const Endpoint& at, std::optional<Tls> tls = std::nullopt);
   // Stops accepting; requests still waiting for an answer get 503. Any thread.
   void close();
   std::uint16_t port() const { return port_; }
@@ -59,11 +75,12 @@ class HttpEndpoint {
   // What the request threads share with the handlers they post; outlives the endpoint while a
   // posted handler still holds it.
   struct State {
-    std::map<std::string, Builder> routes;
+    std::map<std::string, Route> routes;
+    Gate gate;  // set with TLS
     std::atomic<bool> closed{false};
     std::atomic<std::uint64_t> requests{0};
   };
-  Page answer(const std::string& path);
+  Page answer(const std::string& path, const std::string& authorization);
 
   asio::io_context& io_;
   std::shared_ptr<State> state_;

@@ -8,19 +8,19 @@ class Server {};
 
 namespace drift {
 
-HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Builder> routes)
+HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Route> routes)
     : io_(io), state_(std::make_shared<State>()) {
   state_->routes = std::move(routes);
 }
 
 HttpEndpoint::~HttpEndpoint() = default;
 
-Status HttpEndpoint::start(const Endpoint&) {
+Status HttpEndpoint::start(const Endpoint&, std::optional<Tls>) {
   return Status::error("this driftd was built without cpp-httplib (libcpp-httplib-dev)");
 }
 
 void HttpEndpoint::close() { state_->closed = true; }
 
-HttpEndpoint::Page HttpEndpoint::answer(const std::string&) { return {}; }
+HttpEndpoint::Page HttpEndpoint::answer(const std::string&, const std::string&) { return {}; }
 
 }  // namespace drift

@@ -279,6 +279,82 @@ TEST_F(HttpTest, TheDashboardShowsEveryNodeAndTheRunningJobInABrowser) {
   EXPECT_TRUE(job.wait_done(30s));
 }
 
+// With a certificate, the endpoint speaks HTTPS only and every request under /metrics and /api
+// must carry a person's token (the token file's line as a Bearer credential): none, a forged one
+// or plain HTTP gets nothing; a user sees only their own jobs in /api/jobs, an admin everyone's.
+TEST_F(HttpTest, HttpsAsksForAPersonsTokenAndShowsAUserOnlyTheirJobs) {
+  const fs::path cert = dir_ / "http-cert.pem", key = dir_ / "http-key.pem";
+  ASSERT_EQ(std::system(("openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=drift "
+                         "-addext subjectAltName=IP:127.0.0.1 -keyout " + key.string() +
+                         " -out " + cert.string() + " > /dev/null 2>&1").c_str()),
+            0);
+  auto options = test_cluster_options();
+  options.http_port = http_port(1);
+  options.extra_args = {"--http.tls_cert=" + cert.string(), "--http.tls_key=" + key.string()};
+  cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
+  start_cluster(2, kSlot);
+  EXPECT_NE(log_of(1).find("HTTPS endpoint on https://127.0.0.1:" + std::to_string(http_port(1))),
+            std::string::npos)
+      << log_of(1);
+  const auto token = [&](const std::string& name, const std::string& role) {
+    const fs::path file = dir_ / (name + ".token");
+    const auto made = driftctl("--secret-file " + cluster().secret_file().string() +
+                               " token create " + name + " --role " + role + " --out " +
+                               file.string());
+    EXPECT_EQ(made.exit_code, 0) << made.out;
+    std::string line;
+    std::getline(std::ifstream(file), line);
+    return std::pair{file, line};
+  };
+  const auto [alice_file, alice] = token("alice", "user");
+  const auto [bob_file, bob] = token("bob", "user");
+  const auto [carol_file, carol] = token("carol", "admin");
+  const auto https_get = [&](const std::string& path, const std::string& credential) {
+    httplib::SSLClient client("127.0.0.1", http_port(1));
+    client.set_ca_cert_path(cert.c_str());
+    client.enable_server_certificate_verification(true);
+    client.set_read_timeout(5, 0);
+    httplib::Headers headers;
+    if (!credential.empty()) headers.emplace("Authorization", "Bearer " + credential);
+    return client.Get(path.c_str(), headers);
+  };
+  auto none = https_get("/metrics", "");
+  ASSERT_TRUE(none) << httplib::to_string(none.error());
+  EXPECT_EQ(none->status, 401);
+  EXPECT_NE(none->body.find("no token"), std::string::npos) << none->body;
+  std::string forged = alice;
+  forged.back() = forged.back() == '0' ? '1' : '0';
+  auto wrong = https_get("/api/status", forged);
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->status, 401);
+  EXPECT_NE(wrong->body.find("not this cluster's"), std::string::npos) << wrong->body;
+  auto metrics = https_get("/metrics", alice);
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->status, 200);
+  EXPECT_EQ(metrics->body.rfind("# HELP drift_", 0), 0u);
+  auto page = https_get("/", "");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200) << "the page itself holds no data";
+  httplib::Client plain("127.0.0.1", http_port(1));
+  plain.set_read_timeout(2, 0);
+  auto cleartext = plain.Get("/metrics");
+  EXPECT_TRUE(!cleartext || cleartext->status != 200) << "plain HTTP answered";
+
+  const auto submitted = driftctl("--node " + cluster().node_endpoint(1).to_string() +
+                                  " --token-file " + bob_file.string() +
+                                  " submit heat2d --tasks 2 --steps 20 --size 32x32");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  const auto jobs_seen_by = [&](const std::string& credential) {
+    auto res = https_get("/api/jobs", credential);
+    EXPECT_TRUE(res && res->status == 200);
+    return res ? nlohmann::json::parse(res->body) : nlohmann::json::array();
+  };
+  EXPECT_EQ(jobs_seen_by(alice).size(), 0u);
+  ASSERT_EQ(jobs_seen_by(bob).size(), 1u);
+  EXPECT_EQ(jobs_seen_by(bob)[0]["owner"], "bob");
+  EXPECT_EQ(jobs_seen_by(carol).size(), 1u);
+}
+
 // Garbage, clients that hold connections open sending a byte now and then, and 10 000
 // requests: the endpoint keeps to its few threads and queue (the daemon's descriptors grow by
 // at most those), the daemon answers its own port throughout, and its memory stays put.

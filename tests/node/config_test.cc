@@ -387,6 +387,13 @@ TEST_F(ConfigTest, HttpListenIsLoopbackOrOff) {
            {"http.listen = '192.168.1.4:80'", "command line", "this machine only"});
   error_of(parse_file(kMinimal, {"--http.listen=127.0.0.1"}), {"http.listen = '127.0.0.1'", "'off'"});
   error_of(parse_file(kMinimal, {"--http.listen=127.0.0.1:99999"}), {"http.listen"});
+  // With a certificate and key (HTTPS, tokens asked for) any address will do; half is an error.
+  const NodeConfig remote = config_of(parse_file(
+      kMinimal, {"--http.listen=0.0.0.0:7480", "--http.tls_cert=c.pem", "--http.tls_key=k.pem"}));
+  EXPECT_EQ(remote.http_listen->host, "0.0.0.0");
+  EXPECT_EQ(remote.http_tls_cert, "c.pem");
+  error_of(parse_file(kMinimal, {"--http.tls_cert=c.pem"}),
+           {"http.tls_cert", "needs the other half"});
 }
 
 TEST_F(ConfigTest, UnknownLogLevel) {
