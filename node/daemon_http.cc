@@ -38,7 +38,17 @@ Status Daemon::start_http() {
   routes["/api/jobs"] = {[this](const Principal& who) {  // a user sees their own
     nlohmann::json jobs = nlohmann::json::array();
     for (const JobEntry& e : coordinator_.list(who, allows(who.role, Role::kAdmin)).jobs) {
-      jobs.push_back(job_entry_json(e));
+      nlohmann::json j = job_entry_json(e);
+      if (auto view = coordinator_.view(e.job)) {  // running here: what the dashboard draws
+        j["first_step"] = view->first_step;
+        j["step_s"] = view->step_s;
+        j["rollbacks"] = view->rollbacks;
+        j["moves"] = view->moves;
+        nlohmann::json placement = nlohmann::json::object();
+        for (const auto& [node, tasks] : view->tasks_per_node) placement[std::to_string(node)] = tasks;
+        j["tasks_per_node"] = placement;
+      }
+      jobs.push_back(std::move(j));
     }
     return Page{jobs.dump(), kJson};
   }};
@@ -120,6 +130,11 @@ NodeMetrics Daemon::metrics() {
   m.steps_recomputed = jobs.steps_recomputed;
   m.checkpoints_committed = jobs.checkpoints;
   m.http_requests = http_ ? http_->requests() : 0;
+  for (const char* kind : {"admission", "tls_handshake", "hello", "authentication", "frame", "other"}) {
+    m.refused[kind] = 0;  // every reason, 0 until it happens: a counter that appears is a reset
+  }
+  for (const auto& [kind, count] : transport_.refused_by_kind()) m.refused[kind] += count;
+  m.refused["forged_sender"] = forged_senders_;
   return m;
 }
 

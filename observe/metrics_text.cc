@@ -181,10 +181,17 @@ std::string metrics_text(const NodeMetrics& m) {
   e.gauge("drift_network_thread_longest_stall_seconds",
           "The longest the network thread went without a round, so far.",
           static_cast<double>(c.longest_stall_ms) / 1000);
-  e.counter("drift_refused_total",
-            "Connections closed over a refused frame, handshake or token, and node messages "
-            "dropped for naming another sender.",
-            static_cast<double>(c.refused));
+  e.family("drift_refused_total", "counter",
+           "Connections closed over something refused (admission, TLS handshake, hello, "
+           "authentication, a frame) and node messages dropped for naming another sender, by "
+           "reason.");
+  if (m.refused.empty()) {
+    e.sample(static_cast<double>(c.refused), {{"reason", "any"}});
+  } else {
+    for (const auto& [reason, count] : m.refused) {
+      e.sample(static_cast<double>(count), {{"reason", reason}});
+    }
+  }
   e.counter("drift_http_requests_total", "Requests this HTTP endpoint answered.",
             static_cast<double>(m.http_requests));
   return e.take();

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "protocol/messages.h"
@@ -24,6 +25,9 @@ struct NodeMetrics {
   std::uint64_t jobs_done = 0, jobs_failed = 0, recoveries = 0, steps_recomputed = 0;
   std::uint64_t checkpoints_committed = 0;
   std::uint64_t http_requests = 0;                            // answered by this endpoint
+  // Refused connections and dropped messages by reason ("frame", "forged_sender", ...); the
+  // total is self.counters.refused.
+  std::map<std::string, std::uint64_t> refused;
 };
 
 std::string metrics_text(const NodeMetrics& m);

@@ -301,7 +301,26 @@ void JobCoordinator::on_task_moved(TaskId task, std::uint32_t node, std::uint64_
   if (epoch > known) {
     job->migrations += epoch - known;
     known = epoch;
+    job->move_steps.push_back(job->next_step + 1);
+    if (job->move_steps.size() > kViewMoves) {
+      job->move_steps.erase(job->move_steps.begin(),
+                            job->move_steps.begin() + (job->move_steps.size() - kViewMoves));
+    }
   }
+}
+
+std::optional<JobCoordinator::JobView> JobCoordinator::view(std::uint64_t id) const {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return std::nullopt;
+  const Job& job = it->second;
+  JobView v;
+  const std::size_t from = job.step_s.size() > kViewSteps ? job.step_s.size() - kViewSteps : 0;
+  v.first_step = from + 1;
+  v.step_s.assign(job.step_s.begin() + static_cast<std::ptrdiff_t>(from), job.step_s.end());
+  v.rollbacks = job.rollbacks;
+  v.moves = job.move_steps;
+  for (const auto& [index, where] : locations_.job(id)) ++v.tasks_per_node[where.node];
+  return v;
 }
 
 void JobCoordinator::on_task_finished(const TaskFinished& msg) {

@@ -127,6 +127,17 @@ class JobCoordinator {
     std::uint64_t recoveries = 0, steps_recomputed = 0, checkpoints = 0;
   };
   const Totals& totals() const { return totals_; }
+  // A running job as the dashboard draws it (/api/jobs): its latest step times, the steps it
+  // rolled back to and those at which its tasks moved, where its tasks are now.
+  struct JobView {
+    std::uint64_t first_step = 1;  // the step of step_s[0]
+    std::vector<double> step_s;    // the last kViewSteps steps' wall seconds
+    std::vector<std::uint64_t> rollbacks;  // steps kept by each rollback (0: the start)
+    std::vector<std::uint64_t> moves;      // the step under way at each task move (the latest)
+    std::map<std::uint32_t, std::uint32_t> tasks_per_node;
+  };
+  static constexpr std::size_t kViewSteps = 600, kViewMoves = 2000;
+  std::optional<JobView> view(std::uint64_t job) const;
   // The specs of the jobs rooted here and of those this node is the deputy of (their
   // executables are kept: the nodes fetch them from here, and this node combines results).
   std::vector<JobSpec> specs() const;
@@ -196,6 +207,9 @@ class JobCoordinator {
     std::optional<UnsentRecovery> unsent;  // a recovery no client heard of (it attaches later)
     std::uint32_t workers_lost = 0;      // the second ends the job
     std::uint64_t next_step = 0;         // the step to complete next in this generation
+    std::vector<std::uint64_t> rollbacks;  // steps kept by each rollback, for the dashboard
+    std::vector<std::uint64_t> move_steps; // the step under way at each task move (at most
+                                           // kViewMoves, the latest)
     bool combining = false;              // every task finished: the application combines
   };
 

@@ -311,6 +311,7 @@ void JobCoordinator::resume(Job& job) {
   job.progress = now;
   ++job.recoveries;
   job.steps_recomputed += redo;
+  if (job.rollbacks.size() < kViewMoves) job.rollbacks.push_back(kept);
   ++totals_.recoveries;
   totals_.steps_recomputed += redo;
   const double seconds = std::chrono::duration<double>(now - r.declared).count();

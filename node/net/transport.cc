@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "node/net/refusal_kind.h"
 #include "protocol/codec.h"
 
 namespace drift {
@@ -61,6 +62,7 @@ void Transport::admit(asio::ip::tcp::socket socket) {
   const std::string address = remote.address().to_string();
   if (std::string why = admission_.admit(address, std::chrono::steady_clock::now()); !why.empty()) {
     ++frames_refused_;
+    ++refused_by_kind_[refusal_kind("refused a connection")];
     if (refusal_log_.allow(LogLimiter::Clock::now())) {
       spdlog::warn("refused a connection from {}: {}", remote.address().to_string() + ":" +
                    std::to_string(remote.port()), why);
@@ -325,6 +327,7 @@ void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) 
   bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;
   if (refused) {
     ++frames_refused_;
+    ++refused_by_kind_[refusal_kind(reason)];
     if (refusal_log_.allow(LogLimiter::Clock::now())) {
       if (refusal_log_.suppressed() > 0) {
         spdlog::warn("closed {}: {} ({} more refusals not logged; {} in all)", conn->describe(),

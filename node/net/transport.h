@@ -72,6 +72,8 @@ class Transport : private ConnectionListener {
   void shutdown();
 
   std::uint64_t frames_refused() const { return frames_refused_; }
+  // The same by kind (refusal_kind.h).
+  const std::map<std::string, std::uint64_t>& refused_by_kind() const { return refused_by_kind_; }
   // TESTING ONLY (frame_faults.h): faults on the node-to-node frames sent from now on.
   void set_frame_faults(const FrameFaults::Settings& settings) { faults_.set(settings); }
 
@@ -137,6 +139,7 @@ class Transport : private ConnectionListener {
   ChunkHandler chunk_handler_;
   bool stopping_ = false;
   std::uint64_t frames_refused_ = 0;
+  std::map<std::string, std::uint64_t> refused_by_kind_;  // a handful of fixed keys
   FrameFaults faults_;
   std::deque<HeldFrame> held_;  // in send order; released in that order
   asio::steady_timer held_timer_;

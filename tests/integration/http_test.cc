@@ -263,6 +263,17 @@ TEST_F(HttpTest, TheDashboardShowsEveryNodeAndTheRunningJobInABrowser) {
       << "the running job " << id << " is not on the page:\n" << html;
   EXPECT_NE(html.find("dashboard-demo"), std::string::npos);
   EXPECT_NE(html.find("class=\"event info\""), std::string::npos) << "no events listed";
+  // The running job's step times, drawn with where its tasks are.
+  EXPECT_NE(html.find("class=\"job-steps\""), std::string::npos) << "no step chart";
+  EXPECT_NE(html.find("step time over steps"), std::string::npos);
+  auto jobs = get(1, "/api/jobs");
+  ASSERT_TRUE(jobs);
+  const auto listed = nlohmann::json::parse(jobs->body);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_GT(listed[0]["step_s"].size(), 1u);
+  std::uint32_t placed = 0;
+  for (const auto& [node, tasks] : listed[0]["tasks_per_node"].items()) placed += tasks.get<std::uint32_t>();
+  EXPECT_EQ(placed, 6u) << listed[0];
 
   const fs::path artifacts = fs::path(DRIFT_BUILD_DIR) / "test-artifacts";
   fs::create_directories(artifacts);

@@ -24,6 +24,7 @@ NodeMetrics sample() {
   m.members = {5, 1, 2};
   m.jobs_running = 1;
   m.jobs_queued = 2;
+  m.refused = {{"frame", 3}, {"forged_sender", 1}};
   return m;
 }
 
@@ -65,7 +66,9 @@ TEST(MetricsText, StatesAreLabelsAndValuesAreInBaseUnits) {
         "drift_owner_state{state=\"available\"} 0\n", "drift_jobs{state=\"queued\"} 2\n",
         "drift_tasks_hosted 4\n", "drift_node_capacity 2.5\n",
         "drift_migrations_out_total 12\n", "drift_migration_sent_bytes_total 1048576\n",
-        "drift_network_thread_longest_stall_seconds 0.25\n"}) {
+        "drift_network_thread_longest_stall_seconds 0.25\n",
+        "drift_refused_total{reason=\"frame\"} 3\n",
+        "drift_refused_total{reason=\"forged_sender\"} 1\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << text;
   }
 }
