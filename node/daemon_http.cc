@@ -130,6 +130,8 @@ NodeMetrics Daemon::metrics() {
   m.steps_recomputed = jobs.steps_recomputed;
   m.checkpoints_committed = jobs.checkpoints;
   m.http_requests = http_ ? http_->requests() : 0;
+  m.heartbeat_received_bytes = transport_.heartbeat_bytes_received();
+  m.balance_received_bytes = transport_.balance_bytes_received();
   for (const char* kind : {"admission", "tls_handshake", "hello", "authentication", "frame", "other"}) {
     m.refused[kind] = 0;  // every reason, 0 until it happens: a counter that appears is a reset
   }

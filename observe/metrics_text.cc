@@ -156,6 +156,9 @@ std::string metrics_text(const NodeMetrics& m) {
             static_cast<double>(c.location_updates));
   e.counter("drift_heartbeat_sent_bytes_total", "Bytes of heartbeat frames this node sent.",
             static_cast<double>(c.heartbeat_bytes));
+  e.counter("drift_heartbeat_received_bytes_total",
+            "Bytes of heartbeat frames this node received.",
+            static_cast<double>(m.heartbeat_received_bytes));
   e.counter("drift_heartbeats_received_total", "Heartbeats this node received.",
             static_cast<double>(c.heartbeats_received));
   e.counter("drift_heartbeats_late_total",
@@ -166,6 +169,9 @@ std::string metrics_text(const NodeMetrics& m) {
           static_cast<double>(c.longest_gap_ms) / 1000);
   e.counter("drift_balance_sent_bytes_total", "Bytes of balancing messages this node sent.",
             static_cast<double>(c.balance_bytes));
+  e.counter("drift_balance_received_bytes_total",
+            "Bytes of balancing messages (requests, reservations) this node received.",
+            static_cast<double>(m.balance_received_bytes));
   e.counter("drift_balance_rounds_total", "Balancing rounds that moved a task away.",
             static_cast<double>(c.balance_rounds));
   e.counter("drift_balance_moves_total", "Tasks the balancer sent away.",

@@ -25,6 +25,7 @@ struct NodeMetrics {
   std::uint64_t jobs_done = 0, jobs_failed = 0, recoveries = 0, steps_recomputed = 0;
   std::uint64_t checkpoints_committed = 0;
   std::uint64_t http_requests = 0;                            // answered by this endpoint
+  std::uint64_t heartbeat_received_bytes = 0, balance_received_bytes = 0;
   // Refused connections and dropped messages by reason ("frame", "forged_sender", ...); the
   // total is self.counters.refused.
   std::map<std::string, std::uint64_t> refused;

@@ -4,6 +4,7 @@
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -14,18 +15,41 @@
 
 namespace drift {
 
-namespace {
+class BoundedPool;
+
+struct HttpEndpoint::State {
+  std::map<std::string, Route> routes;  // fixed once serving
+  Gate gate;                            // set with TLS
+  asio::io_context* io = nullptr;       // posted to only while !closed (under `mu`)
+  std::mutex mu;
+  bool closed = false;             // under `mu`: nothing is posted to `io` once set
+  BoundedPool* pool = nullptr;     // under `mu`: cpp-httplib's task queue while it lives
+  std::atomic<bool> closing{false};  // the same as `closed`, for the waits that poll it
+  std::atomic<bool> serving{false};  // the listening thread runs
+  std::atomic<std::uint64_t> requests{0};
+};
 
 // cpp-httplib's task queue, bounded: enqueue() (the accept loop) waits while kQueued
-// connections already wait for one of the threads.
+// connections already wait for one of the threads — until the endpoint closes, when it no
+// longer waits, so that the loop can see it was stopped.
 class BoundedPool final : public httplib::TaskQueue {
  public:
-  BoundedPool(int threads, std::size_t queued) : max_queued_(queued) {
+  BoundedPool(std::shared_ptr<HttpEndpoint::State> state, int threads, std::size_t queued)
+      : state_(std::move(state)), max_queued_(queued) {
+    {
+      std::lock_guard lock(state_->mu);
+      state_->pool = this;
+      closing_ = state_->closed;
+    }
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
+  }
+  ~BoundedPool() override {
+    std::lock_guard lock(state_->mu);
+    if (state_->pool == this) state_->pool = nullptr;
   }
   void enqueue(std::function<void()> fn) override {
     std::unique_lock lock(mutex_);
-    room_.wait(lock, [&] { return jobs_.size() < max_queued_ || shutdown_; });
+    room_.wait(lock, [&] { return jobs_.size() < max_queued_ || shutdown_ || closing_; });
     jobs_.push_back(std::move(fn));
     ready_.notify_one();
   }
@@ -37,6 +61,14 @@ class BoundedPool final : public httplib::TaskQueue {
     ready_.notify_all();
     room_.notify_all();
     for (std::thread& t : threads_) t.join();
+  }
+  // The endpoint closes: the accept loop must not wait for room any more.
+  void close() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    room_.notify_all();
   }
 
  private:
@@ -54,19 +86,75 @@ class BoundedPool final : public httplib::TaskQueue {
       fn();  // serves one connection, then closes it
     }
   }
+  std::shared_ptr<HttpEndpoint::State> state_;
   const std::size_t max_queued_;
   std::mutex mutex_;
   std::condition_variable ready_, room_;
   std::deque<std::function<void()>> jobs_;
   std::vector<std::thread> threads_;
-  bool shutdown_ = false;
+  bool shutdown_ = false, closing_ = false;
 };
+
+namespace {
+
+using Page = HttpEndpoint::Page;
+
+Page unavailable() {
+  return {"the daemon did not answer in time (busy or stopping)\n", "text/plain; charset=utf-8",
+          503};
+}
+
+// On a request thread: the page `path` gives, built on the network thread.
+Page answer(const std::shared_ptr<HttpEndpoint::State>& state, const std::string& path,
+            const std::string& authorization) {
+  ++state->requests;
+  auto page = std::make_shared<std::promise<Page>>();
+  std::future<Page> ready = page->get_future();
+  {
+    std::lock_guard lock(state->mu);
+    if (state->closed) return unavailable();
+    asio::post(*state->io, [weak = std::weak_ptr<HttpEndpoint::State>(state), path,
+                            authorization, page] {
+      auto s = weak.lock();
+      if (!s || s->closing) return;  // the promise breaks: 503
+      try {
+        const HttpEndpoint::Route& route = s->routes.at(path);
+        Principal who{Role::kAdmin, "local"};  // plain HTTP: only this machine can ask
+        if (s->gate && route.gated) {
+          auto named = s->gate(authorization);
+          if (!named) {
+            page->set_value({"401 " + named.error() + "\n", "text/plain; charset=utf-8", 401});
+            return;
+          }
+          who = *named;
+        }
+        page->set_value(route.build(who));
+      } catch (const std::exception& e) {
+        spdlog::warn("http: {} failed: {}", path, e.what());
+        page->set_value({std::string("could not build the answer: ") + e.what() + "\n",
+                         "text/plain; charset=utf-8", 500});
+      }
+    });
+  }
+  // In slices, so that a daemon that stops meanwhile frees the thread at once.
+  const auto deadline = std::chrono::steady_clock::now() + HttpEndpoint::kBuildWait;
+  while (std::chrono::steady_clock::now() < deadline && !state->closing) {
+    if (ready.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) continue;
+    try {
+      return ready.get();
+    } catch (const std::future_error&) {
+      break;
+    }
+  }
+  return unavailable();
+}
 
 }  // namespace
 
 HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Route> routes)
-    : io_(io), state_(std::make_shared<State>()) {
+    : state_(std::make_shared<State>()) {
   state_->routes = std::move(routes);
+  state_->io = &io;
 }
 
 HttpEndpoint::~HttpEndpoint() {
@@ -74,11 +162,21 @@ HttpEndpoint::~HttpEndpoint() {
   if (!thread_.joinable()) return;
   // stop() closes the listening socket only once the loop runs; until the thread says it is
   // done, ask again (a start() moments ago may not have entered the loop yet).
-  while (serving_.load()) {
+  const auto deadline = std::chrono::steady_clock::now() + kStopWait;
+  while (state_->serving && std::chrono::steady_clock::now() < deadline) {
     server_->stop();
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  thread_.join();
+  if (!state_->serving) {
+    thread_.join();
+    return;
+  }
+  // A request thread is held by a client trickling its request a byte at a time (each read
+  // within the timeout). The daemon does not wait for it: the thread, and the server it uses,
+  // are left to the process's exit; they touch nothing of the daemon's (closed above).
+  spdlog::warn("http: a client still holds a request thread; not waiting for it");
+  thread_.detach();
+  (void)server_.release();
 }
 
 Status HttpEndpoint::start(const Endpoint& at, std::optional<Tls> tls) {
@@ -94,7 +192,7 @@ Status HttpEndpoint::start(const Endpoint& at, std::optional<Tls> tls) {
     server_ = std::make_unique<httplib::Server>();
   }
   httplib::Server& s = *server_;
-  s.new_task_queue = [] { return new BoundedPool(kThreads, kQueued); };
+  s.new_task_queue = [state = state_] { return new BoundedPool(state, kThreads, kQueued); };
   s.set_tcp_nodelay(true);  // small answers: no waiting for the client's delayed ACK
   s.set_read_timeout(kIoTimeout);
   s.set_write_timeout(kIoTimeout);
@@ -102,8 +200,8 @@ Status HttpEndpoint::start(const Endpoint& at, std::optional<Tls> tls) {
   s.set_keep_alive_max_count(100);
   s.set_payload_max_length(1024);  // GET only: a body is refused before it is read
   for (const auto& [path, route] : state_->routes) {
-    s.Get(path, [this, path = path](const httplib::Request& req, httplib::Response& res) {
-      Page page = answer(path, req.get_header_value("Authorization"));
+    s.Get(path, [state = state_, path = path](const httplib::Request& req, httplib::Response& res) {
+      Page page = answer(state, path, req.get_header_value("Authorization"));
       if (page.status == 401) res.set_header("WWW-Authenticate", "Bearer realm=\"drift\"");
       res.status = page.status;
       res.set_header("Cache-Control", "no-store");
@@ -118,58 +216,24 @@ Status HttpEndpoint::start(const Endpoint& at, std::optional<Tls> tls) {
                          (errno != 0 ? std::string(std::strerror(errno)) : "bind failed"));
   }
   port_ = static_cast<std::uint16_t>(port);
-  serving_ = true;
-  thread_ = std::thread([this] {
-    server_->listen_after_bind();
-    serving_ = false;
+  state_->serving = true;
+  thread_ = std::thread([server = server_.get(), state = state_] {
+    server->listen_after_bind();
+    state->serving = false;
   });
   return Status::ok();
 }
 
-void HttpEndpoint::close() {
-  state_->closed = true;
-  if (server_) server_->stop();
-}
+std::uint64_t HttpEndpoint::requests() const { return state_->requests.load(); }
 
-HttpEndpoint::Page HttpEndpoint::answer(const std::string& path,
-                                        const std::string& authorization) {
-  ++state_->requests;
-  if (state_->closed) return {"the daemon is stopping\n", "text/plain; charset=utf-8", 503};
-  auto page = std::make_shared<std::promise<Page>>();
-  std::future<Page> ready = page->get_future();
-  asio::post(io_, [weak = std::weak_ptr<State>(state_), path, authorization, page] {
-    auto state = weak.lock();
-    if (!state || state->closed) return;  // the promise breaks: 503
-    try {
-      const Route& route = state->routes.at(path);
-      Principal who{Role::kAdmin, "local"};  // plain HTTP: only this machine can ask
-      if (state->gate && route.gated) {
-        auto named = state->gate(authorization);
-        if (!named) {
-          page->set_value({"401 " + named.error() + "\n", "text/plain; charset=utf-8", 401});
-          return;
-        }
-        who = *named;
-      }
-      page->set_value(route.build(who));
-    } catch (const std::exception& e) {
-      spdlog::warn("http: {} failed: {}", path, e.what());
-      page->set_value({std::string("could not build the answer: ") + e.what() + "\n",
-                       "text/plain; charset=utf-8", 500});
-    }
-  });
-  // In slices, so that a daemon that stops meanwhile frees the thread at once.
-  const auto deadline = std::chrono::steady_clock::now() + kBuildWait;
-  while (std::chrono::steady_clock::now() < deadline && !state_->closed) {
-    if (ready.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) continue;
-    try {
-      return ready.get();
-    } catch (const std::future_error&) {
-      break;
-    }
+void HttpEndpoint::close() {
+  {
+    std::lock_guard lock(state_->mu);
+    state_->closed = true;
+    state_->closing = true;
+    if (state_->pool) state_->pool->close();
   }
-  return {"the daemon did not answer in time (busy or stopping)\n", "text/plain; charset=utf-8",
-          503};
+  if (server_) server_->stop();
 }
 
 }  // namespace drift

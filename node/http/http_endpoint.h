@@ -14,7 +14,6 @@
 #pragma once
 
 #include <asio.hpp>
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -57,10 +56,13 @@ class HttpEndpoint {
   static constexpr int kQueued = 8;         // connections accepted and waiting for a thread
   static constexpr std::chrono::seconds kIoTimeout{2};  // per read and per write
   static constexpr std::chrono::milliseconds kBuildWait{2000};
+  static constexpr std::chrono::milliseconds kStopWait{3000};
 
   // `routes`: path -> its builder.
   HttpEndpoint(asio::io_context& io, std::map<std::string, Route> routes);
-  ~HttpEndpoint();  // closes, then joins the threads (a request under way ends within seconds)
+  // Closes, then joins the threads; a thread still held after kStopWait by a client that
+  // trickles its request is left to the process's exit (the daemon does not wait for it).
+  ~HttpEndpoint();
   HttpEndpoint(const HttpEndpoint&) = delete;
   HttpEndpoint& operator=(const HttpEndpoint&) = delete;
 
@@ -69,24 +71,16 @@ class HttpEndpoint {
   // Stops accepting; requests still waiting for an answer get 503. Any thread.
   void close();
   std::uint16_t port() const { return port_; }
-  std::uint64_t requests() const { return state_->requests.load(); }
+  std::uint64_t requests() const;
+
+  // What the endpoint's threads share (http_endpoint.cc); outlives the endpoint while one of
+  // them, or a handler posted to the network thread, still holds it.
+  struct State;
 
  private:
-  // What the request threads share with the handlers they post; outlives the endpoint while a
-  // posted handler still holds it.
-  struct State {
-    std::map<std::string, Route> routes;
-    Gate gate;  // set with TLS
-    std::atomic<bool> closed{false};
-    std::atomic<std::uint64_t> requests{0};
-  };
-  Page answer(const std::string& path, const std::string& authorization);
-
-  asio::io_context& io_;
   std::shared_ptr<State> state_;
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
-  std::atomic<bool> serving_{false};
   std::uint16_t port_ = 0;
 };
 

@@ -8,8 +8,12 @@ class Server {};
 
 namespace drift {
 
-HttpEndpoint::HttpEndpoint(asio::io_context& io, std::map<std::string, Route> routes)
-    : io_(io), state_(std::make_shared<State>()) {
+struct HttpEndpoint::State {
+  std::map<std::string, Route> routes;
+};
+
+HttpEndpoint::HttpEndpoint(asio::io_context&, std::map<std::string, Route> routes)
+    : state_(std::make_shared<State>()) {
   state_->routes = std::move(routes);
 }
 
@@ -19,8 +23,8 @@ Status HttpEndpoint::start(const Endpoint&, std::optional<Tls>) {
   return Status::error("this driftd was built without cpp-httplib (libcpp-httplib-dev)");
 }
 
-void HttpEndpoint::close() { state_->closed = true; }
+std::uint64_t HttpEndpoint::requests() const { return 0; }
 
-HttpEndpoint::Page HttpEndpoint::answer(const std::string&, const std::string&) { return {}; }
+void HttpEndpoint::close() {}
 
 }  // namespace drift

@@ -324,6 +324,7 @@ void PeerConnection::parse_frames() {
 }
 
 void PeerConnection::dispatch(const FrameHeader& header, std::span<const std::uint8_t> body) {
+  if (authenticated()) listener_.on_frame_received(header.type, kFrameHeaderSize + body.size());
   if (authenticated() && header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
     auto chunk = decode_chunk_view(body);
     if (!chunk) return close("refused MigrationChunk frame: " + chunk.error());

@@ -46,6 +46,9 @@ class ConnectionListener {
   // the call only, if that is null).
   virtual void on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) = 0;
   virtual void on_closed(const ConnectionPtr& conn, const std::string& reason) = 0;
+  // A frame of `type` (`bytes` with its header) came in on an authenticated connection, before
+  // it is decoded: what counts traffic by kind (/metrics).
+  virtual void on_frame_received(std::uint16_t /*type*/, std::size_t /*bytes*/) {}
 };
 
 struct HandshakeParams {

@@ -308,6 +308,15 @@ void Transport::on_authenticated(const ConnectionPtr& conn) {
   if (peer.role == PeerRole::kNode && peer_handler_) peer_handler_(conn);
 }
 
+void Transport::on_frame_received(std::uint16_t type, std::size_t bytes) {
+  if (type == static_cast<std::uint16_t>(MsgType::kHeartbeat)) {
+    heartbeat_bytes_in_ += bytes;
+  } else if (type == static_cast<std::uint16_t>(MsgType::kBalanceRequest) ||
+             type == static_cast<std::uint16_t>(MsgType::kBalanceReservation)) {
+    balance_bytes_in_ += bytes;
+  }
+}
+
 void Transport::on_message(const ConnectionPtr& conn, WireMessage&& msg) {
   if (message_handler_) message_handler_(conn, std::move(msg));
 }

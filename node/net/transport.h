@@ -74,6 +74,10 @@ class Transport : private ConnectionListener {
   std::uint64_t frames_refused() const { return frames_refused_; }
   // The same by kind (refusal_kind.h).
   const std::map<std::string, std::uint64_t>& refused_by_kind() const { return refused_by_kind_; }
+  // Bytes of frames received (headers included) that carry heartbeats, and balancing requests
+  // and reservations.
+  std::uint64_t heartbeat_bytes_received() const { return heartbeat_bytes_in_; }
+  std::uint64_t balance_bytes_received() const { return balance_bytes_in_; }
   // TESTING ONLY (frame_faults.h): faults on the node-to-node frames sent from now on.
   void set_frame_faults(const FrameFaults::Settings& settings) { faults_.set(settings); }
 
@@ -114,6 +118,7 @@ class Transport : private ConnectionListener {
   void on_authenticated(const ConnectionPtr& conn) override;
   void on_message(const ConnectionPtr& conn, WireMessage&& msg) override;
   void on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) override;
+  void on_frame_received(std::uint16_t type, std::size_t bytes) override;
   void on_closed(const ConnectionPtr& conn, const std::string& reason) override;
 
   asio::io_context& io_;
@@ -140,6 +145,7 @@ class Transport : private ConnectionListener {
   bool stopping_ = false;
   std::uint64_t frames_refused_ = 0;
   std::map<std::string, std::uint64_t> refused_by_kind_;  // a handful of fixed keys
+  std::uint64_t heartbeat_bytes_in_ = 0, balance_bytes_in_ = 0;
   FrameFaults faults_;
   std::deque<HeldFrame> held_;  // in send order; released in that order
   asio::steady_timer held_timer_;

@@ -7,6 +7,7 @@
 
 #include <httplib.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <cerrno>
 #include <unistd.h>
@@ -175,6 +176,10 @@ TEST_F(HttpTest, MetricsParseAsPrometheusDoesAndMoveAsAJobRuns) {
             before.at("drift_jobs_ended_total{outcome=\"done\"}") + 1);
   EXPECT_GT(after.at("drift_heartbeats_received_total"),
             before.at("drift_heartbeats_received_total"));
+  EXPECT_GT(after.at("drift_heartbeat_received_bytes_total"),
+            before.at("drift_heartbeat_received_bytes_total"));
+  EXPECT_GT(after.at("drift_heartbeat_sent_bytes_total"),
+            before.at("drift_heartbeat_sent_bytes_total"));
   EXPECT_GT(after.at("drift_uptime_seconds"), before.at("drift_uptime_seconds"));
   EXPECT_GT(after.at("drift_http_requests_total"), before.at("drift_http_requests_total"));
   EXPECT_GT(sum("drift_migrations_out_total"), moved_before);
@@ -434,6 +439,29 @@ TEST_F(HttpTest, HostileClientsCostTheEndpointBoundedResourcesAndTheDaemonNothin
   auto counters = counters_of(2);
   ASSERT_TRUE(counters) << counters.error();
   EXPECT_EQ(counters->deaths_declared, 0u) << "node 2 declared node 1 dead meanwhile";
+
+  // Told to stop while clients trickle requests into every thread, the daemon stops all the
+  // same: it does not wait for them.
+  std::vector<int> trickle;
+  for (int i = 0; i < 20; ++i) {
+    const int fd = connect_raw(1, /*wait=*/false);
+    if (fd >= 0) trickle.push_back(fd);
+  }
+  const auto drip = [&] {
+    for (int fd : trickle) ::send(fd, "G", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  };
+  for (int round = 0; round < 4; ++round) {
+    drip();
+    std::this_thread::sleep_for(250ms);  // the attackers' pace, not a synchronisation
+  }
+  ASSERT_TRUE(cluster().kill(1, SIGINT).is_ok());
+  std::string fate;
+  EXPECT_TRUE(poll_until(15s, 100ms, [&] {
+    drip();
+    return (fate = fate_of(1)) != "running";  // fate_of reaps: asked once it ended
+  })) << "node 1 did not stop while clients held its HTTP threads";
+  EXPECT_EQ(fate, "exited with status 0");
+  for (int fd : trickle) ::close(fd);
 }
 
 }  // namespace

@@ -183,6 +183,26 @@ TEST_F(JobQueueTest, AQueuedJobOutlivesItsRootInItsDeputysQueue) {
   EXPECT_EQ(checksum_line(result.out), checksum_line(serial.out)) << result.out;
 }
 
+// A root that leaves on SIGTERM hands its queued jobs to its deputy before it stops.
+TEST_F(JobQueueTest, ARootThatLeavesHandsItsQueuedJobsToItsDeputy) {
+  ASSERT_NO_FATAL_FAILURE(start_with(2, ""));
+  const std::string alice = make_token("alice", "user");
+  for (int k : {1, 2}) ASSERT_NO_FATAL_FAILURE(owner(k, OwnerAction::kReclaim, OwnerState::kReclaimed));
+  const auto submitted = as(alice, "submit " + kJob);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  const std::string id = job_id_in(submitted.out);
+  ASSERT_TRUE(wait_for_state(alice, id, "queued", 5s));
+  ASSERT_TRUE(cluster().kill(1, SIGTERM).is_ok());
+  EXPECT_TRUE(poll_until(20s, 50ms, [&] { return fate_of(1) != "running"; }))
+      << "node 1 did not leave";
+  EXPECT_NE(log_of(2).find("left the cluster and handed the job over; this node, its deputy, "
+                           "queues it"),
+            std::string::npos)
+      << log_of(2);
+  EXPECT_NE(job_json(alice, id, 2).find("\"state\":\"queued\""), std::string::npos)
+      << job_json(alice, id, 2);
+}
+
 // Whatever a user submits, the root's queue stays bounded: one owner may have 100 jobs
 // waiting; the next fails at once, saying so, and another user's still queues.
 TEST_F(JobQueueTest, OneOwnerMayHaveAHundredJobsWaitingAndNoMore) {
