@@ -299,6 +299,11 @@ class JobCoordinator {
                              double seconds) const;
   std::set<std::uint32_t> everyone(const Job& job) const;
   // job_coordinator_takeover.cc
+  // The node that should hold the records of jobs rooted here now (0: none).
+  std::uint32_t current_deputy() const { return deputy_ ? deputy_() : 0; }
+  // `held` (a job's deputy) becomes `to`; the one before is told to drop its record of `job`,
+  // since two holders would both take the job over. False when there is no deputy now.
+  bool hand_record_to(std::uint64_t job, std::uint32_t& held, std::uint32_t to);
   void send_record(Job& job);
   // `why`: "its root, node 1 (node1), died", for the log and the client.
   void take_over(const JobRecord& record, const std::string& why);

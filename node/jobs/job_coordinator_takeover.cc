@@ -19,14 +19,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 }
 
+bool JobCoordinator::hand_record_to(std::uint64_t job, std::uint32_t& held, std::uint32_t to) {
+  if (held != 0 && held != to) messenger_.send_to_node(held, DeputyOrder{job, false});
+  held = to;
+  return to != 0;
+}
+
 void JobCoordinator::send_record(Job& job) {
-  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
-  if (job.deputy != 0 && job.deputy != deputy) {
-    // Only one node may hold the record: two would both take the job over.
-    messenger_.send_to_node(job.deputy, DeputyOrder{job.id, false});
-  }
-  job.deputy = deputy;
-  if (deputy == 0) return;
+  const std::uint32_t deputy = current_deputy();
+  if (!hand_record_to(job.id, job.deputy, deputy)) return;
   JobRecord r;
   r.job = job.id;
   r.root = messenger_.self_id();
@@ -190,7 +191,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> JobCoordinator::abandon_all
                                     "; the job goes on under its deputy"});
     locations_.drop_job(id);
   }
-  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
+  const std::uint32_t deputy = current_deputy();
   for (QueuedJob& q : queue_) {
     send_queued_record(q, deputy);
     if (q.deputy != 0) handovers.emplace_back(q.deputy, q.id);

@@ -57,15 +57,11 @@ void JobCoordinator::enqueue(std::uint64_t id, JobSpec spec, const AppAnswer& ap
   reply(client, JobNotice{id, JobNoticeKind::kQueued, 0, 0, 0, 0, "queued: " + reason});
   if (!follow) reply(client, JobAccepted{id, messenger_.self_id()});
   queue_.push_back(std::move(queued));
-  send_queued_record(queue_.back(), deputy_ ? deputy_() : 0);
+  send_queued_record(queue_.back(), current_deputy());
 }
 
 void JobCoordinator::send_queued_record(QueuedJob& q, std::uint32_t deputy) {
-  if (q.deputy != 0 && q.deputy != deputy) {
-    messenger_.send_to_node(q.deputy, DeputyOrder{q.id, false});  // one deputy at a time
-  }
-  q.deputy = deputy;
-  if (deputy == 0) return;
+  if (!hand_record_to(q.id, q.deputy, deputy)) return;
   QueuedJobRecord r;
   r.job = q.id;
   r.root = messenger_.self_id();
@@ -111,7 +107,7 @@ void JobCoordinator::take_over_queued(const QueuedJobRecord& record, const std::
                record.job, why, record.waited_s, record.reason);
   queue_.push_back(QueuedJob{record.job, record.spec, std::move(app), nullptr,
                              std::chrono::steady_clock::now() - waited, record.reason});
-  send_queued_record(queue_.back(), deputy_ ? deputy_() : 0);
+  send_queued_record(queue_.back(), current_deputy());
 }
 
 void JobCoordinator::end_queued(const QueuedJob& q, JobState state, const std::string& reason) {
@@ -126,7 +122,7 @@ void JobCoordinator::end_queued(const QueuedJob& q, JobState state, const std::s
 
 void JobCoordinator::retry_queue() {
   if (queue_.empty()) return;
-  const std::uint32_t deputy = deputy_ ? deputy_() : 0;
+  const std::uint32_t deputy = current_deputy();
   for (std::size_t i = 0; i < queue_.size();) {
     QueuedJob& q = queue_[i];
     JobPlan plan = plan_job(q.spec, q.app);
