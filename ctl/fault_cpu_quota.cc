@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -58,6 +59,15 @@ Result<std::pair<fs::path, bool>> cpu_hierarchy() {
 
 }  // namespace
 
+long quota_period_us(double cores, long period_us) {
+  constexpr long kMinQuotaUs = 1000, kMaxPeriodUs = 1000000;
+  long period = std::clamp(period_us, kMinQuotaUs, kMaxPeriodUs);
+  if (cores > 0 && cores * static_cast<double>(period) < kMinQuotaUs) {
+    period = std::min(kMaxPeriodUs, static_cast<long>(std::ceil(kMinQuotaUs / cores)));
+  }
+  return period;
+}
+
 Status CpuQuotas::available() { return cpu_hierarchy().status(); }
 
 Result<std::unique_ptr<CpuQuotas>> CpuQuotas::create(const std::map<int, double>& cores,
@@ -78,12 +88,17 @@ Result<std::unique_ptr<CpuQuotas>> CpuQuotas::create(const std::map<int, double>
     if (Status s = write_file(root / "cgroup.subtree_control", "+cpu"); !s) return s;
   }
   for (const auto& [k, c] : cores) {
+    if (!(c >= 0.001)) {
+      return Status::error("node " + std::to_string(k) + ": a CPU quota of " + std::to_string(c) +
+                           " core is below the kernel's smallest (1 ms per second, 0.001 core)");
+    }
     const fs::path d = q->dir(k);
     fs::create_directory(d, ec);
     if (ec) return Status::error("cannot create the cgroup " + d.string() + ": " + ec.message());
-    const long quota = std::max(1000L, std::lround(c * static_cast<double>(period_us)));
-    Status s = v2 ? write_file(d / "cpu.max", std::to_string(quota) + " " + std::to_string(period_us))
-                  : write_file(d / "cpu.cfs_period_us", std::to_string(period_us));
+    const long period = quota_period_us(c, period_us);
+    const long quota = std::max(1000L, std::lround(c * static_cast<double>(period)));
+    Status s = v2 ? write_file(d / "cpu.max", std::to_string(quota) + " " + std::to_string(period))
+                  : write_file(d / "cpu.cfs_period_us", std::to_string(period));
     if (s && !v2) s = write_file(d / "cpu.cfs_quota_us", std::to_string(quota));
     if (!s) return s;
   }

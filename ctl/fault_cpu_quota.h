@@ -18,11 +18,17 @@
 
 namespace drift::ctl {
 
+// The enforcement period for a quota of `cores`: `period_us`, stretched where the quota would
+// come to less than the kernel's smallest (1 ms per period; 0.033 core of a 20 ms period would
+// silently become 0.05), so every quota is the one asked for. At most the kernel's largest, 1 s.
+long quota_period_us(double cores, long period_us);
+
 class CpuQuotas {
  public:
   // Whether quotas can be set here (root, a cpu controller); the error says what is missing.
   static Status available();
-  // `cores`: daemon K -> cores (> 0); `period_us`: the enforcement period.
+  // `cores`: daemon K -> cores (>= 0.001); `period_us`: the enforcement period, stretched per
+  // node as quota_period_us says.
   static Result<std::unique_ptr<CpuQuotas>> create(const std::map<int, double>& cores,
                                                    long period_us);
   ~CpuQuotas();

@@ -274,7 +274,8 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
   transport_.send(node_id, *address, std::move(frame), true);
 }
 
-// Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers.
+// Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers, tell
+// the roots of the jobs whose tasks ran here that they did (JobActivity).
 void Daemon::sweep() {
   const LoopHold hold("the daemon's sweep");
   for (const auto& e : unknown_peers_.expire(std::chrono::steady_clock::now())) {
@@ -287,6 +288,8 @@ void Daemon::sweep() {
     }
   }
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
+  for (const auto& [job, to] : active_jobs_) send_to_node(to.first, JobActivity{job, to.second});
+  active_jobs_.clear();
   end_orphans(std::chrono::steady_clock::now());
   coordinator_.sweep(std::chrono::steady_clock::now());
   recovery_.sweep(std::chrono::steady_clock::now());
@@ -408,6 +411,7 @@ void Daemon::on_effects(HandlerEffects&& effects) {
     meter_.forget(effects.task);
   }
   const std::uint32_t root = effects.job->root;
+  if (host_.hosts(effects.task)) active_jobs_[effects.task.job] = {root, effects.job->generation};
   for (TaskId partner : effects.partners) partners_.record(effects.task, partner);
   if (effects.checkpoint) {
     recovery_.on_saved(effects.task, effects.job->generation, *effects.checkpoint);

@@ -184,6 +184,8 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
           if (!ended_jobs_.contains(m.job)) coordinator_.on_record(m);
         } else if constexpr (std::is_same_v<T, QueuedJobRecord>) {
           coordinator_.on_queued_record(m);
+        } else if constexpr (std::is_same_v<T, JobActivity>) {
+          coordinator_.on_activity(m, from);
         } else {
           spdlog::warn("node {} sent a {}, which nodes do not send; ignored", from,
                        to_string(T::kType));

@@ -92,14 +92,17 @@ double external_load_now(const Emulator& emulator, double now_s,
 }
 
 // The unloaded capacity used in static mode and until the first measurement: node.capacity,
-// else a benchmark of one core — through the emulated compute path when emulating, so it
-// measures the emulated speed; measure_capacity() counts millions of stencil cells per second,
-// heat2d's work unit — normalised for the external load it ran under, times the parallelism.
+// else a benchmark of one core, times the parallelism (the cores, the CPU quota). Emulated:
+// through the emulated compute path, which measures the emulated speed per wall second,
+// normalised for the emulated external load it ran under. Real: measure_capacity() counts
+// millions of stencil cells (heat2d's work unit) per CPU second, which neither a quota's
+// throttling nor other programs distort (timed by the wall clock, a node at a thirtieth of a
+// core measured itself 300 times too slow and got no task at the next placement).
 double static_capacity(const NodeConfig& c, const Emulator& emulator) {
   if (c.capacity > 0) return c.capacity;
-  const double one_core =
-      emulator.enabled() ? emulated_benchmark(emulator) : measure_capacity() * 1e6;
-  return one_core * (1 + external_load_now(emulator, 0)) * parallelism(c, emulator);
+  if (!emulator.enabled()) return measure_capacity() * 1e6 * parallelism(c, emulator);
+  return emulated_benchmark(emulator) * (1 + external_load_now(emulator, 0)) *
+         parallelism(c, emulator);
 }
 
 LoadMeter::Params meter_params(const NodeConfig& c, const Emulator& emulator,

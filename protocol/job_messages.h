@@ -154,4 +154,21 @@ struct QueuedJobRecord {
   }
 };
 
+// A node hosting tasks of a job -> the job's root, at most once a second: a handler of one of its
+// tasks ended since the last one. The root's stall watchdog (checkpoint.stall_ms) counts it as
+// progress: a step that a slow node needs long for is no lost message, however long it takes,
+// while its tasks keep running handlers; tasks that all wait for a message that never comes
+// run none. Counted only from a node of the job, for the job's current generation.
+struct JobActivity {
+  static constexpr MsgType kType = MsgType::kJobActivity;
+  std::uint64_t job = 0;
+  std::uint64_t generation = 0;
+
+  friend bool operator==(const JobActivity&, const JobActivity&) = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(job, generation);
+  }
+};
+
 }  // namespace drift

@@ -588,6 +588,6 @@ using WireMessage =
                  DeputyOrder, CheckpointOffer, BalanceReservation, GrainRequest, WorkerLost, AppOffer, AppOfferReply, AppPiece,
                  AppStored, AppFetch, NodeLeft, NodeLeftAck, Refused, SubmitRequest,
                  JobAccepted, JobCancel, JobListRequest, JobListReply, JobEnded, JobForget,
-                 QueuedJobRecord>;
+                 QueuedJobRecord, JobActivity>;
 
 }  // namespace drift

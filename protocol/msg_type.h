@@ -88,6 +88,7 @@ enum class MsgType : std::uint16_t {
   kJobEnded = 96,
   kJobForget = 97,
   kQueuedJobRecord = 98,
+  kJobActivity = 99,
   // daemon <-> worker process (worker_messages.h; frames of kWorkerProtocolVersion)
   kWorkerSetup = 100,
   kWorkerCreate = 101,

@@ -153,6 +153,8 @@ const char* to_string(MsgType t) {
       return "JobForget";
     case MsgType::kQueuedJobRecord:
       return "QueuedJobRecord";
+    case MsgType::kJobActivity:
+      return "JobActivity";
     case MsgType::kNodeLeftAck:
       return "NodeLeftAck";
     case MsgType::kDeputyOrder:

@@ -194,6 +194,12 @@ void JobCoordinator::on_tasks_created(const TasksCreated& msg) {
   for (std::uint32_t node : job->nodes) messenger_.send_to_node(node, StartJob{job->id});
 }
 
+void JobCoordinator::on_activity(const JobActivity& msg, std::uint32_t from) {
+  Job* job = find(msg.job);
+  if (!job || msg.generation != job->generation || !job->nodes.count(from)) return;
+  job->progress = std::chrono::steady_clock::now();
+}
+
 void JobCoordinator::on_contribution(const ReductionContribution& msg) {
   Job* job = find(msg.job);
   if (!job || msg.task >= job->spec.tasks || msg.generation != job->generation) return;
@@ -213,6 +219,10 @@ void JobCoordinator::on_contribution(const ReductionContribution& msg) {
                              std::to_string(job->reduce_ops.size()));
   }
   step.by_task[msg.task] = msg.values;
+  // A task that contributes is progress, even while the step waits for the rest: a slow node
+  // (a tenth of a core, its worker just started) can take longer than checkpoint.stall_ms over
+  // a step that the others finished long ago, and that is no lost message.
+  job->progress = std::chrono::steady_clock::now();
   if (++step.received == job->spec.tasks) complete_step(*job, msg.step);
 }
 

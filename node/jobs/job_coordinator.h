@@ -100,6 +100,8 @@ class JobCoordinator {
   void on_record(const JobRecord& record);
   // A job queued at its root (job_queue.cc): kept here, queued here if the root goes.
   void on_queued_record(const QueuedJobRecord& record);
+  // A node of the job ran a handler of its tasks lately: the job is not stalled (JobActivity).
+  void on_activity(const JobActivity& msg, std::uint32_t from);
   void forget_record(std::uint64_t job) {
     records_.erase(job);
     queued_records_.erase(job);

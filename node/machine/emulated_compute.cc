@@ -8,15 +8,11 @@
 
 namespace drift {
 
-namespace {
-
 double thread_cpu_seconds() {
   timespec ts{};
   if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
-
-}  // namespace
 
 ComputeTime emulated_compute(const Emulator* emulator, double work_units,
                              const std::function<void()>& fn) {

@@ -27,4 +27,7 @@ ComputeTime emulated_compute(const Emulator* emulator, double work_units,
 // the emulated machine needs about `seconds` for (no real work is done). Emulation must be on.
 double emulated_benchmark(const Emulator& emulator, double seconds = 0.05);
 
+// CPU seconds the calling thread has had (CLOCK_THREAD_CPUTIME_ID); 0 if unreadable.
+double thread_cpu_seconds();
+
 }  // namespace drift

@@ -1,5 +1,7 @@
 #include "node/machine/machine_stats.h"
 
+#include "node/machine/emulated_compute.h"
+
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -29,19 +31,28 @@ double measure_capacity(int millis) {
   constexpr int kCells = 4096;
   static double grid[2][kCells];
   for (int i = 0; i < kCells; ++i) grid[0][i] = grid[1][i] = i % 7;
-  auto begin = std::chrono::steady_clock::now();
-  auto deadline = begin + std::chrono::milliseconds(millis);
+  // By the CPU time this thread got, not the wall time: under a cgroup's CPU quota (or beside
+  // other programs) the wall time holds the throttled gaps too, and the caller multiplies the
+  // core's speed by the share of it the node may use. It runs `millis` of wall time, and longer
+  // (up to ten times) until it has had at least a tenth of that in CPU time.
+  const auto begin = std::chrono::steady_clock::now();
+  const auto deadline = begin + std::chrono::milliseconds(millis);
+  const auto last = begin + std::chrono::milliseconds(10 * millis);
+  const double cpu_begin = thread_cpu_seconds();
+  const double want_cpu = millis / 1e4;
   double cells = 0;
   int cur = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
+  for (;;) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= last || (now >= deadline && thread_cpu_seconds() - cpu_begin >= want_cpu)) break;
     for (int i = 1; i + 1 < kCells; ++i) {
       grid[1 - cur][i] = 0.5 * grid[cur][i] + 0.25 * (grid[cur][i - 1] + grid[cur][i + 1]);
     }
     cur = 1 - cur;
     cells += kCells - 2;
   }
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  return seconds > 0 ? cells / seconds / 1e6 : 1.0;  // millions of cells per second
+  const double seconds = thread_cpu_seconds() - cpu_begin;
+  return seconds > 0 && cells > 0 ? cells / seconds / 1e6 : 1.0;  // millions of cells per second
 }
 
 }  // namespace drift

@@ -8,7 +8,8 @@ namespace drift {
 
 double read_load_average();          // 0 if /proc/loadavg is unreadable
 std::uint64_t read_available_memory();  // bytes; 0 if /proc/meminfo is unreadable
-// Floating-point work units per second on one core, measured for about `millis` ms.
+// Floating-point work units (millions of stencil cells) per CPU second of one core, measured for
+// about `millis` ms of wall time (longer under a small CPU quota, until it had some CPU time).
 double measure_capacity(int millis = 50);
 
 }  // namespace drift

@@ -114,11 +114,15 @@ def matrix(quick, long_run):
         rows.append(Row(f"all at 0.1 core, {state}, driftd.conf", detector="driftd",
                         cpu={1: 0.1, 2: 0.1, 3: 0.1}, state=state,
                         steps=heavy.get(("0.1", state))))
+    # Among fast nodes the task starts on node 1, at full speed until its first move (at 2 s):
+    # up to 4000 steps there, before the minute on the slow nodes its steps are sized for.
     for state in ("100M", "500M"):
+        slow_steps = heavy.get(("0.1", state))
+        steps = 4000 + slow_steps if slow_steps else None
         rows.append(Row(f"node 3 at 0.1 core among fast, {state}", cpu={3: 0.1}, state=state,
-                        steps=heavy.get(("0.1", state))))
+                        steps=steps))
         rows.append(Row(f"nodes 3, 4 at 0.1 core among fast, {state}", nodes=4,
-                        cpu={3: 0.1, 4: 0.1}, state=state, steps=heavy.get(("0.1", state))))
+                        cpu={3: 0.1, 4: 0.1}, state=state, steps=steps))
     rows.append(Row("hog mid-job, 0.2 core, 100 MB", cpu={1: 0.2, 2: 0.2, 3: 0.2}, hog=True))
     rows.append(Row("kill -9, full speed", nodes=5, state="1M", moves=False, kills=6,
                     seconds=120))

@@ -225,6 +225,29 @@ TEST_F(WorkerTest, AHandlerThatHangsIsRolledBackByTheStallWatchdog) {
   }));
 }
 
+// The stall watchdog counts each task's contribution as progress: a step that takes longer than
+// checkpoint.stall_ms on a busy node (eight tasks of 0.3 s each, one after another in the node's
+// one worker thread, 2.4 s a step) while its tasks keep contributing is no lost message. Before,
+// the first step (no step time yet to stretch the patience) was rolled back again and again.
+TEST_F(WorkerTest, ASlowStepWhoseTasksKeepContributingIsNotAStall) {
+  ASSERT_NO_FATAL_FAILURE(start(2, 53, {"--checkpoint.stall_ms=1500"}));
+  const JobSpec spec = ctl::job_spec("ballast", 16, 3, {{"state", "1K"}, {"work", "300000"}});
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  std::vector<JobNotice> notices;
+  auto end = ctl::run_job(*connection, spec, nullptr, ctl::Clock::now() + std::chrono::seconds(90),
+                          [&](const JobNotice& n) { notices.push_back(n); });
+  ASSERT_TRUE(end.is_ok()) << end.error();
+  ASSERT_TRUE(std::holds_alternative<JobResult>(*end)) << std::get<JobFailed>(*end).reason;
+  const JobResult& result = std::get<JobResult>(*end);
+  EXPECT_EQ(result.checksum, serial_checksum(spec));
+  EXPECT_EQ(result.recoveries, 0u);
+  for (const JobNotice& n : notices) EXPECT_EQ(n.text.find("made no progress"), std::string::npos) << n.text;
+  // The steps did take longer than the watchdog's 1.5 s.
+  ASSERT_EQ(result.step_s.size(), 3u);
+  EXPECT_GT(result.step_s.front(), 1.5);
+}
+
 TEST_F(WorkerTest, AWorkerOverItsMemoryLimitIsStoppedAndNamed) {
   ASSERT_NO_FATAL_FAILURE(start(2, 34, {"--worker.memory_limit=200000000"}));
   JobSpec spec = ctl::job_spec("faulty", 2, 30,

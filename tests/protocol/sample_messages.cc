@@ -173,6 +173,7 @@ std::vector<SampleMessage> build() {
       {"queued_job_record",
        QueuedJobRecord{0x100020003ULL, 1, JobSpec{"heat2d", 8, 200, {{"size", "64x64"}}, {{"owner", "alice"}}},
                        {0, 2}, 1, 33554432, "no live, available node", 12.5}},
+      {"job_activity", JobActivity{0x100020003ULL, 2}},
       {"job_list_request", JobListRequest{true}},
       {"job_list_reply",
        JobListReply{2, {JobEntry{0x200010001ULL, "night", "alice", "heat2d", JobState::kCancelled,

@@ -73,7 +73,10 @@ std::string render_svg(const Plot& plot) {
       y_hi = std::max(y_hi, y);
     }
   }
-  if (!std::isfinite(x_lo)) x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+  if (!std::isfinite(x_lo)) {  // nothing to draw: empty axes (a log axis needs y > 0)
+    x_lo = 0, x_hi = 1;
+    y_lo = plot.log_y ? 1 : 0, y_hi = plot.log_y ? 10 : 1;
+  }
   if (x_hi <= x_lo) x_hi = x_lo + 1;
   if (!plot.log_y) y_lo = std::min(0.0, y_lo);
   if (y_hi <= y_lo) y_hi = y_lo + 1;

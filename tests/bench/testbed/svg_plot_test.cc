@@ -29,6 +29,9 @@ TEST(SvgPlotTest, LogAxisSkipsNonPositiveValuesAndEmptyPlotsRender) {
   EXPECT_EQ(count(svg, "<path "), 1u);
   EXPECT_NE(svg.find(">100<"), std::string::npos);
   EXPECT_NE(render_svg(Plot{}).find("</svg>"), std::string::npos);
+  // A log plot whose series have no points (rows that did not run) renders empty axes.
+  EXPECT_NE(render_svg(Plot{"log", "x", "y", true, {{"s", {}, false}}}).find("</svg>"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -91,11 +91,11 @@ Measured measure(const TestbedSetup& setup, const TestbedRow& row, Report& repor
   }
   m.steady = steady_step(m.result.step_s);
   m.converged = converged_step(m.result.step_s, m.steady, 0.15);
-  const auto ends = step_ends(m.result.step_s);
-  if (ends.empty()) return m;
-  // Moves counted from the end of the first converged step: a move that made the run converge
-  // may finish installing while that step runs.
-  const double t_conv = m.converged < ends.size() ? ends[m.converged] : ends.back();
+  if (m.result.step_s.empty()) return m;
+  // Moves counted from the end of the first converged step (a move that made the run converge
+  // may finish installing while that step runs), on the samples' clock: the job's first step
+  // comes seconds after its submission.
+  const double t_conv = reached_at(m.result.progress, m.converged + 1);
   std::vector<std::pair<double, std::uint64_t>> arrivals;
   for (const auto& s : m.result.samples) arrivals.emplace_back(s.t, s.migrations_in);
   m.moved_after = growth_after(arrivals, t_conv);
@@ -473,7 +473,8 @@ int run(const Options& o) {
   if (o.wants("traffic")) traffic(o, setup, report);
   if (o.wants("grain")) granularity(o, setup, report);
   if (o.only.count("real")) {  // only when asked: it needs root, and its own cores
-    RealTestbedOutcome real = real_cpu_testbed(setup, o.quick, o.out_dir);
+    if (!o.keep_logs.empty()) setup.keep_logs = o.keep_logs / "real";
+    RealTestbedOutcome real = real_cpu_testbed(setup, o.quick, o.out_dir, o.rows);
     report.md << real.markdown;
     report.errors.insert(report.errors.end(), real.errors.begin(), real.errors.end());
     report.missed.insert(report.missed.end(), real.missed.begin(), real.missed.end());
@@ -520,7 +521,8 @@ int main(int argc, char** argv) {
       "copy every row's daemon logs to DIR/<part>/<row>/node<K>.log")(
       "row", po::value<std::vector<std::string>>(&o.rows)->composing()->value_name("TEXT"),
       "in fig3 and fig4, run no balancing and the rows whose name contains TEXT (repeatable), "
-      "e.g. --row dynamic")("help,h", "show this help");
+      "e.g. --row dynamic; in real, only the rows whose \"set/app: row\" name contains it, "
+      "e.g. --row \"random/heat2d: diffusion\"")("help,h", "show this help");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, d), vm);

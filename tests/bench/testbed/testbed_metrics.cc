@@ -50,4 +50,34 @@ std::uint64_t growth_after(const std::vector<std::pair<double, std::uint64_t>>& 
   return samples.back().second > at_t ? samples.back().second - at_t : 0;
 }
 
+double reached_at(const std::vector<std::pair<std::uint64_t, double>>& progress,
+                  std::uint64_t steps_completed) {
+  double at = 0;
+  for (const auto& [steps, t] : progress) {
+    if (steps >= steps_completed) break;
+    at = t;
+  }
+  return at;
+}
+
+double whole_task_bound(std::uint32_t tasks, const std::vector<double>& capacities) {
+  double total = 0;
+  for (double c : capacities) total += std::max(0.0, c);
+  if (tasks == 0 || !(total > 0)) return 1;
+  std::vector<std::uint32_t> n(capacities.size(), 0);
+  double worst = 0;
+  for (std::uint32_t k = 0; k < tasks; ++k) {
+    std::size_t best = capacities.size();
+    double best_time = 0;
+    for (std::size_t i = 0; i < capacities.size(); ++i) {
+      if (!(capacities[i] > 0)) continue;
+      const double time = (n[i] + 1) / capacities[i];
+      if (best == capacities.size() || time < best_time) best = i, best_time = time;
+    }
+    ++n[best];
+    worst = std::max(worst, best_time);
+  }
+  return (tasks / total) / worst;
+}
+
 }  // namespace drift::bench

@@ -28,4 +28,15 @@ double ideal_step(double work_units, double unit_rate, const std::vector<double>
 // time t (the samples are in time order).
 std::uint64_t growth_after(const std::vector<std::pair<double, std::uint64_t>>& samples, double t);
 
+// A lower bound on when the job had completed `steps_completed` steps, on the reports' clock: the
+// time of the last progress report (steps completed, seconds) that had not yet seen them. Moves
+// counted from there are never fewer than those after the step ended. 0 if no report came first.
+double reached_at(const std::vector<std::pair<std::uint64_t, double>>& progress,
+                  std::uint64_t steps_completed);
+
+// The best any placement of `tasks` equal tasks on nodes of these capacities can do, as a
+// fraction of the fluid ideal (work spread exactly by capacity): (tasks / Σcap) / max(n_i / cap_i)
+// for the best whole counts n_i (one task at a time where it raises the maximum least).
+double whole_task_bound(std::uint32_t tasks, const std::vector<double>& capacities);
+
 }  // namespace drift::bench

@@ -64,5 +64,24 @@ TEST(RealTestbed, TheWorstShareErrorIsRelativeToTheQuotaShare) {
   EXPECT_NEAR(worst_share_error({5}, {0.5, 0.5}), 1.0, 1e-12);  // node 2 advertised nothing
 }
 
+TEST(TestbedMetricsTest, ReachedAtIsTheLastReportBeforeTheSteps) {
+  const std::vector<std::pair<std::uint64_t, double>> progress{{1, 3.0}, {2, 3.5}, {4, 4.1}};
+  EXPECT_DOUBLE_EQ(reached_at(progress, 3), 3.5);  // 2 steps at 3.5 s, 4 only at 4.1 s
+  EXPECT_DOUBLE_EQ(reached_at(progress, 2), 3.0);
+  EXPECT_DOUBLE_EQ(reached_at(progress, 1), 0);
+  EXPECT_DOUBLE_EQ(reached_at(progress, 9), 4.1);
+}
+
+TEST(TestbedMetricsTest, WholeTaskBoundIsWhatTheBestWholeCountsReach) {
+  EXPECT_DOUBLE_EQ(whole_task_bound(8, {1, 1, 1, 1}), 1.0);  // two each
+  // 3 tasks on capacities 2 and 1: 2 + 1 is exact.
+  EXPECT_DOUBLE_EQ(whole_task_bound(3, {2, 1}), 1.0);
+  // 2 tasks on 2 and 1: both on the fast one (1 s) beats one each (1 s on the slow one): fluid
+  // 2/3 s, so 2/3.
+  EXPECT_NEAR(whole_task_bound(2, {2, 1}), 2.0 / 3, 1e-12);
+  // A node too slow for a whole task gets none.
+  EXPECT_NEAR(whole_task_bound(4, {1, 1, 1, 0.01}), (4 / 3.01) / 2, 1e-12);
+}
+
 }  // namespace
 }  // namespace drift::bench

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -28,6 +29,7 @@ std::string fixed(double v, int decimals) {
 struct App {
   std::string key;  // "particles", "heat2d"
   JobSpec spec;
+  std::optional<JobSpec> split{};  // the same job with spare tasks its tiles can split into
 };
 
 std::vector<App> apps(bool quick) {
@@ -42,7 +44,12 @@ std::vector<App> apps(bool quick) {
   heat.tasks = quick ? 16 : 32;
   heat.steps = quick ? 40 : 300;
   heat.params = {{"size", quick ? "1024x1024" : "4096x4096"}};
-  return {{"particles", particles}, {"heat2d", heat}};
+  // As many spare tasks as tiles: a tile splits when no whole tile meets a transfer (on these
+  // quotas no placement of whole tiles comes within 10 % of the ideal: the whole-tile bound).
+  JobSpec split = heat;
+  split.params["spare"] = std::to_string(heat.tasks);
+  split.tasks = 2 * heat.tasks;
+  return {{"particles", particles, std::nullopt}, {"heat2d", heat, split}};
 }
 
 struct RatioSet {
@@ -85,11 +92,13 @@ RealRow run(const TestbedSetup& setup, std::string name, const std::string& stra
   if (!r.result.error.empty()) return r;
   r.steady = steady_step(r.result.step_s);
   const std::size_t converged = converged_step(r.result.step_s, r.steady, 0.15);
-  const auto ends = step_ends(r.result.step_s);
+  // From the end of the first converged step (a move that made the run converge may finish
+  // installing while that step runs), on the samples' clock: the job's first step comes seconds
+  // after its submission.
   std::vector<std::pair<double, std::uint64_t>> arrivals;
   for (const auto& s : r.result.samples) arrivals.emplace_back(s.t, s.migrations_in);
-  if (!ends.empty()) {
-    r.moved_after = growth_after(arrivals, converged < ends.size() ? ends[converged] : ends.back());
+  if (!r.result.step_s.empty()) {
+    r.moved_after = growth_after(arrivals, reached_at(r.result.progress, converged + 1));
   }
   if (!r.result.samples.empty()) {
     r.rounds = r.result.samples.back().balance_rounds_max;
@@ -134,7 +143,8 @@ double worst_share_error(const std::vector<double>& capacity, const std::vector<
 }
 
 RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
-                                    const std::filesystem::path& out_dir) {
+                                    const std::filesystem::path& out_dir,
+                                    const std::vector<std::string>& only) {
   RealTestbedOutcome out;
   std::ostringstream md;
   md << "## Real CPUs: daemons under CPU quotas, no emulation\n\n";
@@ -146,13 +156,20 @@ RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
   const double cores = std::max(1u, std::thread::hardware_concurrency());
   const double total = 0.875 * cores;  // 1.75 of 2 cores: the machine keeps some for the rest
   md << "Each daemon in a cgroup of its own with a CPU quota (" << setup.cpu_period_us / 1000
-     << " ms period), one worker, balance.capacity = dynamic; the quotas in proportion to the set's "
+     << " ms period, longer only where a quota would come to less than the kernel's 1 ms), "
+        "one worker, balance.capacity = dynamic; the quotas in proportion to the set's "
         "speeds, summing to "
      << fixed(total, 2) << " cores. *Control*: the same daemons with equal quotas of the same "
         "total, balanced. *% of control*: the control's steady step / the row's. *Shares*: "
         "each node's advertised capacity share / its quota share, in %, at the end of the run "
-        "(target: within ±20 %).\n\n";
+        "(target: within ±20 %). *After convergence*: migrations after the first step from "
+        "which every step stays within 15 % of the steady step (its end placed by the progress "
+        "reports, never later than it was). *Whole-tile bound* (heat2d): the best "
+        "any placement of its equal tiles on these quotas can reach, in % of the work spread "
+        "exactly by quota; the control's tiles divide evenly.\n\n";
   for (const RatioSet& set : ratio_sets(quick)) {
+    TestbedSetup set_setup = setup;
+    if (!set_setup.keep_logs.empty()) set_setup.keep_logs /= set.key;
     const std::vector<double> quotas = scaled_quotas(set.ratios, total, 1.0);
     const std::vector<double> equal(quotas.size(), total / static_cast<double>(quotas.size()));
     md << "### " << set.title << "\n\nQuotas (cores): ";
@@ -160,15 +177,35 @@ RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
     md << ".\n\n";
     for (const App& app : apps(quick)) {
       std::vector<RealRow> rows;
-      rows.push_back(run(setup, app.key + ": no balancing", "none", quotas, app.spec));
-      rows.push_back(run(setup, app.key + ": diffusion", "diffusion", quotas, app.spec));
-      rows.push_back(run(setup, app.key + ": control (equal quotas)", "diffusion", equal, app.spec));
+      auto row = [&](const std::string& name, const char* strategy, const std::vector<double>& q,
+                     const JobSpec& spec) {
+        const std::string full = set.key + "/" + name;
+        const bool wanted = only.empty() || std::any_of(only.begin(), only.end(), [&](auto& o) {
+                              return full.find(o) != std::string::npos;
+                            });
+        if (wanted) return run(set_setup, name, strategy, q, spec);
+        RealRow skipped;
+        skipped.name = name;
+        skipped.row.quotas = q;
+        skipped.result.error = "not run (--row)";
+        return skipped;
+      };
+      rows.push_back(row(app.key + ": no balancing", "none", quotas, app.spec));
+      rows.push_back(row(app.key + ": diffusion", "diffusion", quotas, app.spec));
+      if (app.split) {
+        rows.push_back(row(app.key + ": diffusion, tiles split", "diffusion", quotas, *app.split));
+      }
+      rows.push_back(row(app.key + ": control (equal quotas)", "diffusion", equal, app.spec));
       const double control = rows.back().steady;
       md << "| " << app.key << " | steady step | % of control | migrations (after convergence) "
             "| rounds | worst share error | shares (advertised/quota, %) |\n"
             "|---|---:|---:|---:|---:|---:|---|\n";
       for (const RealRow& r : rows) {
         if (!r.result.error.empty()) {
+          if (!only.empty() && r.result.error == "not run (--row)") {
+            md << "| " << r.name << " | not run ||||||\n";
+            continue;
+          }
           out.errors.push_back(set.key + ", " + r.name + ": " + r.result.error);
           md << "| " << r.name << " | ERROR: " << r.result.error.substr(0, 200) << " ||||||\n";
           continue;
@@ -180,19 +217,37 @@ RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
            << (r.result.samples.empty() ? "" : shares(r.result.samples.back().capacity, r.row.quotas))
            << " |\n";
       }
-      const RealRow& diffusion = rows[1];
-      if (diffusion.result.error.empty() && rows[2].result.error.empty()) {
+      // The targets are judged on the last diffusion row: the system with every means it has
+      // (tiles that split, for heat2d); the whole-tile row is reported beside it.
+      for (std::size_t d = 1; d + 1 < rows.size(); ++d) {
+        const RealRow& diffusion = rows[d];
+        const bool judged = d + 2 == rows.size();
+        if (!diffusion.result.error.empty() || !rows.back().result.error.empty()) continue;
         const double pct = 100 * control / diffusion.steady;
-        md << "\nTargets, " << set.key << " / " << app.key << ": diffusion ≥ 90 % of the control: **"
+        md << "\n" << (judged ? "Targets, " : "Beside them, ") << set.key << " / "
+           << diffusion.name << ": ≥ 90 % of the control: **"
            << fixed(pct, 0) << " % — " << (pct >= 90 ? "met" : "NOT met")
            << "**; capacities within ±20 % of the quota shares: **"
            << fixed(100 * diffusion.share_error, 0) << " % — "
            << (diffusion.share_error <= 0.2 ? "met" : "NOT met")
            << "**; no tasks moved after convergence: **" << diffusion.moved_after << " — "
-           << (diffusion.moved_after == 0 ? "met" : "NOT met") << "**.\n\n";
-        if (pct < 90) out.missed.push_back(set.key + "/" + app.key + ": diffusion at " + fixed(pct, 0) + " % of control");
-        if (diffusion.share_error > 0.2) out.missed.push_back(set.key + "/" + app.key + ": capacity shares off by " + fixed(100 * diffusion.share_error, 0) + " %");
-        if (diffusion.moved_after > 0) out.missed.push_back(set.key + "/" + app.key + ": tasks moved after convergence");
+           << (diffusion.moved_after == 0 ? "met" : "NOT met") << "**";
+        if (app.split && !judged) {
+          md << "; whole-tile bound: " << fixed(100 * whole_task_bound(app.spec.tasks, quotas), 0)
+             << " % of the quotas' ideal";
+        } else if (!app.split) {
+          md << " (the particles drift to one wall, so the load itself moves: the control moved "
+             << rows.back().moved_after << " after its convergence)";
+        }
+        md << ".\n\n";
+        if (!judged) continue;
+        const std::string what = set.key + "/" + diffusion.name;
+        if (pct < 90) out.missed.push_back(what + " at " + fixed(pct, 0) + " % of control");
+        if (diffusion.share_error > 0.2) {
+          out.missed.push_back(what + ": capacity shares off by " +
+                               fixed(100 * diffusion.share_error, 0) + " %");
+        }
+        if (diffusion.moved_after > 0) out.missed.push_back(what + ": tasks moved after convergence");
       }
       Plot p{set.title + ", " + app.key + ": step time", "step", "step time (s)", true, {}};
       for (const RealRow& r : rows) {

@@ -22,8 +22,11 @@ struct RealTestbedOutcome {
   std::vector<std::string> missed;  // targets not met
 };
 
+// `only`: run just the rows whose "set/app: row" name (e.g. "random/heat2d: diffusion")
+// contains one of these (empty: all); the others are listed as not run.
 RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
-                                    const std::filesystem::path& out_dir);
+                                    const std::filesystem::path& out_dir,
+                                    const std::vector<std::string>& only = {});
 
 // Quotas in proportion to `ratios`, summing to `total` cores, none above `ceiling`.
 std::vector<double> scaled_quotas(const std::vector<double>& ratios, double total, double ceiling);

@@ -124,11 +124,13 @@ RowResult run_row(const TestbedSetup& setup, const TestbedRow& row) {
   }
   LoadSampler sampler(targets, std::chrono::milliseconds(250));
   const JobSpec spec = row.job ? *row.job : particle_spec(setup.job, row.steps);
-  sampler.start();
   const auto began = std::chrono::steady_clock::now();
+  sampler.start();
   auto result = run_checked_job(
       **connection, spec,
       [&](const JobProgress& p) {
+        r.progress.emplace_back(
+            p.step, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
         std::cerr << "\r  " << row.name << ": step " << p.step << "/" << p.steps << "   "
                   << std::flush;
       },

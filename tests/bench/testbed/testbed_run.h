@@ -53,6 +53,9 @@ struct RowResult {
   std::uint64_t migrations = 0;
   std::uint32_t splits = 0, merges = 0;
   std::vector<LoadSample> samples;
+  // (steps completed, seconds since the samples' start) as each progress report arrived: places
+  // step ends on the samples' clock (the job starts some time after it is submitted).
+  std::vector<std::pair<std::uint64_t, double>> progress;
   double wall_s = 0;
   std::string checksum;
   std::string error;  // empty when the run worked
