@@ -34,7 +34,9 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       emulator_(config_.emulate, std::chrono::steady_clock::now()),
       capacity_(static_capacity(config_, emulator_)),
       meter_(meter_params(config_, emulator_, capacity_),
-             [this](double t) { return external_load_now(emulator_, t, host_.worker_pids()); }),
+             [this](double t) {
+               return external_load_now(emulator_, t, host_.worker_pids(), &cpu_share_);
+             }),
       signals_(io_, SIGINT, SIGTERM),
       reload_(io_, SIGHUP),
       tls_(member_tls(config_)),

@@ -14,6 +14,7 @@
 #include "node/balance/balancer_service.h"
 #include "node/config/config.h"
 #include "node/jobs/job_coordinator.h"
+#include "node/machine/cpu_share.h"
 #include "node/balance/load_meter.h"
 #include "node/membership/member_table.h"
 #include "node/membership/membership_service.h"
@@ -109,6 +110,7 @@ class Daemon final : public Messenger {
   std::vector<std::string> apps_path_;
   std::uint64_t incarnation_;
   Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
+  CpuShareSampler cpu_share_;  // what the node got of its CPU quota (external_load_now)
   double capacity_;    // static estimate, unloaded: node.capacity or the start-up benchmark
   LoadMeter meter_;    // what this node measures and advertises (docs/architecture.md §8 phase 1)
   asio::io_context io_;

@@ -81,13 +81,17 @@ double parallelism(const NodeConfig& c, const Emulator& emulator) {
 
 // Runnable processes per core that are not drift's: the emulated schedule, or the machine's load
 // average minus our own runnable threads and our workers' (10 emulated daemons on one machine must
-// not see each other's CPU as owner load).
-double external_load_now(const Emulator& emulator, double now_s,
-                         const std::vector<int>& workers) {
+// not see each other's CPU as owner load). For the capacity under a CPU quota: what the node got
+// of its quota while its workers computed (cpu_share.h), once measured; the load average before.
+double external_load_now(const Emulator& emulator, double now_s, const std::vector<int>& workers,
+                         CpuShareSampler* share) {
   if (emulator.enabled()) return emulator.external_load(now_s);
+  static const std::optional<double> quota = cpu_quota_cores();
+  if (quota && share) {
+    if (auto measured = share->sample(workers, now_s, *quota)) return *measured;
+  }
   const double per_core = external_load_per_core(
       read_load_average(), count_own_runnable_threads(workers), core_count());
-  static const std::optional<double> quota = cpu_quota_cores();
   return quota ? quota_external_load(per_core, core_count(), *quota) : per_core;
 }
 

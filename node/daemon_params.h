@@ -10,6 +10,7 @@
 #include "node/balance/balancer_service.h"
 #include "node/balance/load_meter.h"
 #include "node/config/config.h"
+#include "node/machine/cpu_share.h"
 #include "node/machine/emulation.h"
 #include "node/membership/member_table.h"
 #include "node/membership/membership_service.h"
@@ -27,8 +28,10 @@ MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation);
 std::shared_ptr<TlsContext> member_tls(const NodeConfig& c);
 Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls);
 std::uint32_t core_count();
+// `share`: where the node's CPU share is measured under a quota (cpu_share.h), for its capacity;
+// none: the load average only (the owner's programs, the start-up benchmark).
 double external_load_now(const Emulator& emulator, double now_s,
-                         const std::vector<int>& workers = {});
+                         const std::vector<int>& workers = {}, CpuShareSampler* share = nullptr);
 LoadMeter::Params meter_params(const NodeConfig& c, const Emulator& emulator,
                                double static_estimate);
 TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator,

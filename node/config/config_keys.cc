@@ -86,8 +86,9 @@ std::vector<KeySpec> key_specs() {
        "both 0 = no checkpoints (a failure restarts the job)" +
            dflt(millis_text(d.checkpoint.interval))},
       {"checkpoint.stall_ms", "MS",
-       "a job rooted here that completes no step for this long (and for 5 times its longest step) "
-       "lost a message or a node nobody declared dead, and rolls back to its checkpoint; 0 = never" +
+       "a job rooted here none of whose tasks ends a handler for this long (and for 5 times its "
+       "longest step) lost a message or a node nobody declared dead, and rolls back to its "
+       "checkpoint; 0 = never" +
            dflt(millis_text(d.checkpoint.stall))},
       {"checkpoint.disk", "true|false",
        "also keep every checkpoint copy held here in node.data_dir/checkpoints, so that a node "

@@ -19,8 +19,9 @@ namespace drift {
 struct CheckpointPolicy {
   std::uint64_t every_steps = 0;                 // 0: not by step count
   std::chrono::milliseconds interval{5000};      // 0: not by time
-  // A running job that completes no step for this long (and for 5 times its longest step) lost
-  // a message or a node nobody declared dead: it rolls back like after a failure. 0: never.
+  // A running job none of whose tasks ends a handler for this long (and for 5 times its longest
+  // step) lost a message or a node nobody declared dead: it rolls back like after a failure.
+  // 0: never.
   std::chrono::milliseconds stall{30000};
   // Copies are also kept on disk (checkpoint.disk): a job whose task has no copy left on a live
   // node waits this long for a node holding one to restart and offer it before it fails.

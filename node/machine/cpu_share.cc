@@ -1,0 +1,105 @@
+// The share of its CPU quota a node really got (cpu_share.h).
+#include "node/machine/cpu_share.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace drift {
+
+std::optional<ThreadTimes> parse_schedstat(const char* text) {
+  unsigned long long cpu = 0, wait = 0;
+  if (text == nullptr || std::sscanf(text, "%llu %llu", &cpu, &wait) != 2) return std::nullopt;
+  return ThreadTimes{static_cast<double>(cpu) * 1e-9, static_cast<double>(wait) * 1e-9};
+}
+
+std::optional<double> quota_shortfall_load(double node_cpu_s, double workers_wanted_s,
+                                           double wall_s, double quota) {
+  if (!(wall_s > 0) || !(quota > 0) || workers_wanted_s < 0.9 * wall_s) return std::nullopt;
+  // No more than the workers' threads could use: one busy thread under a quota of 1.5 cores
+  // wants one core, not 1.5.
+  const double allowed = std::min(quota, workers_wanted_s / wall_s);
+  const double got = node_cpu_s / (allowed * wall_s);
+  if (!(got < 0.85)) return 0.0;  // all of it, give or take the accounting and short waits
+  return 1 / std::max(got, 0.05) - 1;
+}
+
+namespace {
+
+// CPU seconds of a whole process, exited threads included (utime + stime of /proc/PID/stat, in
+// clock ticks): summing its live threads' schedstat lost the CPU of a thread that ended inside the
+// interval (a streaming install's pump), and the node seemed to have got nothing.
+double process_cpu(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return 0;
+  const std::size_t paren = line.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(line.substr(paren + 1));
+  std::string skip;
+  for (int i = 0; i < 11 && fields >> skip; ++i) {  // state .. cmajflt (fields 3-13)
+  }
+  unsigned long long utime = 0, stime = 0;
+  if (!(fields >> utime >> stime)) return 0;
+  static const long ticks = ::sysconf(_SC_CLK_TCK);
+  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
+}
+
+ThreadTimes process_times(const std::string& pid) {
+  ThreadTimes sum;
+  std::error_code ec;
+  // Threads come and go while we look: a vanished one is simply not counted.
+  for (std::filesystem::directory_iterator it("/proc/" + pid + "/task", ec), end;
+       !ec && it != end; it.increment(ec)) {
+    std::ifstream in(it->path() / "schedstat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    if (auto t = parse_schedstat(line.c_str())) {
+      sum.cpu_s += t->cpu_s;
+      sum.wait_s += t->wait_s;
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
+CpuShareSampler::Totals CpuShareSampler::read(const std::vector<int>& workers) {
+  Totals t;
+  t.node_cpu_s = process_cpu(std::to_string(::getpid()));
+  for (int pid : workers) {
+    const std::string p = std::to_string(pid);
+    const ThreadTimes w = process_times(p);
+    t.node_cpu_s += process_cpu(p);
+    t.workers_wanted_s += w.cpu_s + w.wait_s;
+  }
+  return t;
+}
+
+std::optional<double> CpuShareSampler::sample(const std::vector<int>& workers, double now_s,
+                                              double quota) {
+  if (last_at_ && now_s - *last_at_ < 1.0) return load_;
+  const Totals now = read(workers);
+  // A worker that started or ended inside the interval would count its whole life in it.
+  const double cpu = now.node_cpu_s - last_.node_cpu_s;
+  const double wanted = now.workers_wanted_s - last_.workers_wanted_s;
+  // A thread that ended inside the interval takes its times with it: such an interval is not
+  // judged (nor one in which a worker started or ended).
+  if (last_at_ && workers == last_workers_ && cpu >= 0 && wanted >= 0) {
+    const auto load = quota_shortfall_load(cpu, wanted, now_s - *last_at_, quota);
+    // Smoothed over a few seconds (one second's share is noisy). An interval with nothing to
+    // judge by keeps the last: workers that wait for messages got what they asked for.
+    if (load) load_ = load_ ? 0.5 * *load + 0.5 * *load_ : *load;
+  }
+  last_at_ = now_s;
+  last_ = now;
+  last_workers_ = workers;
+  return load_;
+}
+
+}  // namespace drift
