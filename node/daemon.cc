@@ -407,13 +407,13 @@ TaskListReply Daemon::task_list(std::uint64_t request) const {
 
 void Daemon::on_effects(HandlerEffects&& effects) {
   // A task released by a migration may still deliver the effects of a handler that ran before.
+  const std::uint32_t root = effects.job->root;
   if (host_.hosts(effects.task)) {
     meter_.on_effects(effects, now_s());
+    active_jobs_[effects.task.job] = {root, effects.job->generation};  // for JobActivity
   } else {
     meter_.forget(effects.task);
   }
-  const std::uint32_t root = effects.job->root;
-  if (host_.hosts(effects.task)) active_jobs_[effects.task.job] = {root, effects.job->generation};
   for (TaskId partner : effects.partners) partners_.record(effects.task, partner);
   if (effects.checkpoint) {
     recovery_.on_saved(effects.task, effects.job->generation, *effects.checkpoint);

@@ -77,6 +77,7 @@ struct RealRow {
   std::uint64_t moved_after = 0;
   std::uint64_t rounds = 0;
   double share_error = 0;
+  bool skipped = false;  // not asked for (--row)
 };
 
 RealRow run(const TestbedSetup& setup, std::string name, const std::string& strategy,
@@ -187,6 +188,7 @@ RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
         RealRow skipped;
         skipped.name = name;
         skipped.row.quotas = q;
+        skipped.skipped = true;
         skipped.result.error = "not run (--row)";
         return skipped;
       };
@@ -202,7 +204,7 @@ RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
             "|---|---:|---:|---:|---:|---:|---|\n";
       for (const RealRow& r : rows) {
         if (!r.result.error.empty()) {
-          if (!only.empty() && r.result.error == "not run (--row)") {
+          if (r.skipped) {
             md << "| " << r.name << " | not run ||||||\n";
             continue;
           }
