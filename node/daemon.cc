@@ -63,7 +63,15 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                                           config_.memory_limit, std::chrono::milliseconds(30000),
                                           2 * config_.heartbeat_interval, config_.arch()},
                  [this](std::uint32_t id) { return membership_.is_alive(id); },
-                 [] { return read_available_memory(); },
+                 // Read at most every 200 ms: a burst of offers reads /proc/meminfo once.
+                 [read_at = std::chrono::steady_clock::time_point{}, bytes = 0ull]() mutable {
+                   const auto now = std::chrono::steady_clock::now();
+                   if (now - read_at > std::chrono::milliseconds(200)) {
+                     bytes = read_available_memory();
+                     read_at = now;
+                   }
+                   return static_cast<std::uint64_t>(bytes);
+                 },
                  [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
       balancer_(io_, balancer_params(config_), *this, table_, meter_, host_, migration_,
                 locations_, partners_, counters_),
@@ -125,6 +133,9 @@ Status Daemon::start() {
   coordinator_.set_deputy_source([this] { return buddy(); });
   coordinator_.set_max_running(config_.max_running);
   // The owner wants the machine and tasks are still here: their jobs roll back without them.
+  if (containment_.cpu_group) {
+    owner_.on_lend_cpu([group = containment_.cpu_group](bool on) { group->lend(on); });
+  }
   owner_.on_evacuation_deadline([this](const std::vector<TaskId>& left) {
     std::set<std::uint64_t> jobs;
     for (TaskId t : left) jobs.insert(t.job);
@@ -269,11 +280,11 @@ Frame Daemon::frame_of(WireMessage&& msg) {
   return frame;
 }
 
-void Daemon::send_frame(std::uint32_t node_id, Frame frame) {
+void Daemon::send_frame(std::uint32_t node_id, Frame frame, bool bulk) {
   if (node_id == config_.node_id) return;  // only remote peers get raw frames
   auto address = membership_.address_of(node_id);
   if (!address || !membership_.is_alive(node_id)) return;
-  transport_.send(node_id, *address, std::move(frame), true);
+  transport_.send(node_id, *address, std::move(frame), bulk);
 }
 
 // Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers, tell

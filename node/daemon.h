@@ -53,7 +53,7 @@ class Daemon final : public Messenger {
   std::uint32_t self_id() const override { return config_.node_id; }
   void send_to_node(std::uint32_t node_id, WireMessage msg) override;
   void send_bulk_to_node(std::uint32_t node_id, WireMessage msg) override;
-  void send_frame(std::uint32_t node_id, Frame frame) override;
+  void send_frame(std::uint32_t node_id, Frame frame, bool bulk = true) override;
 
  private:
   void on_message(const ConnectionPtr& conn, WireMessage&& msg);

@@ -7,7 +7,9 @@
 #include <asio.hpp>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include <drift/task.h>
 #include "sdk/channel_receiver.h"
@@ -33,7 +35,9 @@ struct TaskSlot {
 
   // I/O thread only.
   bool started = false;
-  bool frozen = false;  // being moved: the daemon holds its deliveries
+  bool frozen = false;     // being moved: the daemon holds its deliveries
+  bool capturing = false;  // its state is being written off the strand: handlers and captures
+  std::vector<std::function<void()>> deferred;  // asked meanwhile wait here, in order
 };
 
 }  // namespace drift

@@ -228,11 +228,33 @@ Status WorkerHost::control(const WorkerTaskControl& req) {
 
 void WorkerHost::pause(bool paused) { paused_ = paused; }
 
-// Runs on the strand after every handler posted before it: the state is between two handlers.
+// The state is written between two handlers: after every handler posted before it (on the
+// strand), or at once on the state thread when there is none.
 Status WorkerHost::capture(const WorkerCapture& req) {
   auto slot = find(req.index);
   if (!slot || !slot->frozen) {
     reply(WorkerCaptureDone{req.index, req.attempt, false, "the task is not frozen here"});
+    return Status::ok();
+  }
+  if (slot->capturing) {
+    slot->deferred.push_back([this, req] { capture(req); });
+    return Status::ok();
+  }
+  if (slot->queued.load(std::memory_order_acquire) == 0) {
+    // Nothing of the task runs or waits: its state is written on the state thread at once, and
+    // anything asked of the task meanwhile (it may be resumed) waits for the end (run()).
+    slot->capturing = true;
+    asio::post(state_thread_, [this, slot, req, alive = alive_] {
+      Status status = write_capture(*slot, req);
+      asio::post(io_, [this, slot, req, alive, status = std::move(status)] {
+        if (!*alive) return;
+        reply(WorkerCaptureDone{req.index, req.attempt, status.is_ok(), status.message()});
+        slot->capturing = false;
+        auto deferred = std::move(slot->deferred);
+        slot->deferred.clear();
+        for (auto& next : deferred) next();
+      });
+    });
     return Status::ok();
   }
   slot->queued.fetch_add(1, std::memory_order_relaxed);
@@ -246,8 +268,9 @@ Status WorkerHost::capture(const WorkerCapture& req) {
   return Status::ok();
 }
 
-// The pool's part of capture(): counts the state, then writes it in pieces, each sent as soon as
-// it is full (its frame's header is written in front of it, so it is never copied).
+// The worker side of a capture (on the strand or the state thread): counts the state, then
+// writes it in pieces, each sent as soon as it is full (its frame's header is written in front of
+// it, so it is never copied).
 Status WorkerHost::write_capture(TaskSlot& slot, const WorkerCapture& req) {
   if (slot.finished || slot.stopped) return Status::error("the task has finished");
   try {
@@ -316,11 +339,12 @@ Status WorkerHost::install_bytes(WorkerStateBytes&& piece) {
   return Status::ok();
 }
 
-// On the pool: the task made and loaded from its state (none: made afresh), then back here.
+// On the state thread: the task made and loaded from its state (none: made afresh), then back
+// here.
 void WorkerHost::load(Install& install) {
   install.loading = true;
   auto shared = std::make_shared<Loading>(Loading{install.request, std::move(install.pieces)});
-  asio::post(pool_, [this, shared, alive = alive_] {
+  asio::post(state_thread_, [this, shared, alive = alive_] {
     const std::uint32_t index = shared->request.index;
     Result<std::shared_ptr<TaskSlot>> slot = Status::error("");
     try {
@@ -381,6 +405,10 @@ void WorkerHost::on_loaded(std::uint32_t index, bool start,
 // whose handlers are short and that has nothing queued runs it right here instead: only this
 // thread posts to the strand, so with nothing queued no pool thread can be running the task.
 void WorkerHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
+  if (slot->capturing) {
+    return slot->deferred.push_back(
+        [this, slot, handler = std::move(handler)]() mutable { run(slot, std::move(handler)); });
+  }
   if (may_run_inline(*slot)) {
     in_inline_handler_ = true;  // also while its effects are routed: no nested inline handlers
     absorb(execute(*slot, handler));

@@ -6,7 +6,8 @@
 // frozen for a move or the node is paused, when the daemon holds its deliveries — and sends the
 // rest, then the effects, to the daemon. Messages are delivered per channel in order, exactly
 // once (ChannelReceiver). A checkpointed reduction makes the task save its state just before it
-// takes it; a capture writes a frozen task's state in pieces after its current handler.
+// takes it; a capture writes a frozen task's state in pieces after its current handler (on the
+// state thread when the task has nothing queued; its deliveries wait meanwhile).
 #pragma once
 
 #include <asio.hpp>
@@ -99,6 +100,10 @@ class WorkerHost {
   std::map<std::uint32_t, Install> installs_;  // by task index, while their bytes arrive
   std::shared_ptr<bool> alive_;                 // posted completions check it
   std::vector<Frame>* outbox_ = nullptr;
+  // Loads, and captures of tasks with nothing queued, run on a thread of their own: a state does
+  // not wait for the pool, whose threads may all be running other tasks' handlers. Last, so it
+  // is joined before the members its work uses go.
+  asio::thread_pool state_thread_{1};
 };
 
 }  // namespace drift

@@ -82,8 +82,8 @@ std::vector<KeySpec> key_specs() {
        "jobs rooted here checkpoint every N steps, 0 = not by steps" +
            dflt(std::to_string(d.checkpoint.every_steps))},
       {"checkpoint.interval_ms", "MS",
-       "... and at the first step boundary this long after the last checkpoint, 0 = not by time; "
-       "both 0 = no checkpoints (a failure restarts the job)" +
+       "... and at the first step boundary this long after the last checkpoint (and 20 times what "
+       "that one took), 0 = not by time; both 0 = no checkpoints (a failure restarts the job)" +
            dflt(millis_text(d.checkpoint.interval))},
       {"checkpoint.stall_ms", "MS",
        "a job rooted here none of whose tasks ends a handler for this long (and for 5 times its "

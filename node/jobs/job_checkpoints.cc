@@ -17,7 +17,9 @@ bool JobCheckpoints::due(std::uint64_t step, std::uint64_t total, TimePoint now)
     if (now - pending_.rbegin()->second.began < patience) return false;
   }
   if (policy_.every_steps > 0 && (step + 1) % policy_.every_steps == 0) return true;
-  return policy_.interval.count() > 0 && now - last_ >= policy_.interval;
+  constexpr int kSpacing = 20;  // at most 1/20 of the job's time in checkpoints
+  return policy_.interval.count() > 0 && now - last_ >= policy_.interval &&
+         now - last_ >= kSpacing * last_cost_;
 }
 
 void JobCheckpoints::begin(std::uint64_t step, std::vector<double> values, TimePoint now) {
@@ -28,11 +30,13 @@ void JobCheckpoints::begin(std::uint64_t step, std::vector<double> values, TimeP
   forced_ = false;
 }
 
-bool JobCheckpoints::acknowledge(std::uint32_t task, std::uint64_t step, Copies copies) {
+bool JobCheckpoints::acknowledge(std::uint32_t task, std::uint64_t step, Copies copies,
+                                 TimePoint now) {
   auto it = pending_.find(step);
   if (it == pending_.end() || task >= tasks_) return false;
   it->second.acks[task] = copies;
   if (it->second.acks.size() < tasks_) return false;
+  if (now != TimePoint{} && now > it->second.began) last_cost_ = now - it->second.began;
   Committed c;
   c.step = step;
   c.values = std::move(it->second.values);

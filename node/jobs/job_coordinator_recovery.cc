@@ -63,7 +63,7 @@ void JobCoordinator::on_checkpoint_ack(const CheckpointAck& ack) {
   Job* job = find(ack.task.job);
   if (!job || ack.generation != job->generation || job->recovering) return;
   const bool committed = job->checkpoints->acknowledge(
-      ack.task.index, ack.step, JobCheckpoints::Copies{ack.primary, ack.buddy});
+      ack.task.index, ack.step, JobCheckpoints::Copies{ack.primary, ack.buddy}, Clock::now());
   if (!committed) return;
   ++totals_.checkpoints;
   spdlog::info("job {:#x}: checkpoint at step {} committed ({} tasks, two copies each)", job->id,

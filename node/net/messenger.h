@@ -18,8 +18,9 @@ class Messenger {
   virtual void send_bulk_to_node(std::uint32_t node_id, WireMessage msg) {
     send_to_node(node_id, std::move(msg));
   }
-  // An already encoded bulk frame to another node (large state written without a copy).
-  virtual void send_frame(std::uint32_t node_id, Frame frame) = 0;
+  // An already encoded frame to another node (state written without a copy): bulk, queued
+  // behind small messages, unless `bulk` is false (then in order with them).
+  virtual void send_frame(std::uint32_t node_id, Frame frame, bool bulk = true) = 0;
 };
 
 }  // namespace drift

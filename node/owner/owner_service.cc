@@ -109,10 +109,15 @@ void OwnerService::apply(OwnerState before) {
     deadline_called_ = false;
     told_no_target_ = false;
   }
-  if (now == OwnerState::kDraining || now == OwnerState::kReclaimed) {
+  const bool leaving = now == OwnerState::kDraining || now == OwnerState::kReclaimed;
+  if (leaving) {
     evacuate();
     check_deadline();
   }
+  // Checked at every poll: lent from the first move until the node is empty (or back).
+  const bool lend = leaving && host_.task_count() > 0 && !told_no_target_;
+  if (lend != lending_ && lend_cpu_) lend_cpu_(lend);
+  lending_ = lend;
 }
 
 std::vector<TaskId> OwnerService::leaving_tasks() const {

@@ -44,6 +44,9 @@ class OwnerService {
   OwnerState state() const { return policy_.state(); }
   // Replaces the default evacuation-deadline hook (which only logs). For failure recovery.
   void on_evacuation_deadline(DeadlineHook hook) { deadline_hook_ = std::move(hook); }
+  // Called with true when tasks start leaving for the owner (draining or reclaimed, tasks here,
+  // somewhere to go) and with false once that ends: the guests' CPU weight (GuestCpuGroup::lend).
+  void on_lend_cpu(std::function<void(bool)> hook) { lend_cpu_ = std::move(hook); }
 
  private:
   void arm();
@@ -67,6 +70,8 @@ class OwnerService {
   asio::steady_timer timer_;
   Clock::time_point start_ = Clock::now();
   DeadlineHook deadline_hook_;
+  std::function<void(bool)> lend_cpu_;
+  bool lending_ = false;
   bool deadline_called_ = false;
   bool told_no_target_ = false;
   bool stopped_ = false;

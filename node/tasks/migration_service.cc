@@ -156,7 +156,8 @@ void MigrationService::on_sized(TaskId task, std::uint64_t attempt, std::uint64_
 }
 
 // A piece of the state is written: it becomes a chunk frame in place (its buffer has room for
-// the frame's start) and goes out at once, or when the destination accepts.
+// the frame's start) and goes out at once (accepted, or a small state: right behind its offer),
+// or when the destination accepts.
 void MigrationService::on_piece(TaskId task, std::uint64_t attempt, std::uint32_t index,
                                 BufferPool::Ptr piece) {
   Outgoing* out = outgoing(task, attempt);
@@ -169,6 +170,9 @@ void MigrationService::on_piece(TaskId task, std::uint64_t attempt, std::uint32_
   Frame frame;
   frame.tail = piece->bytes();
   frame.tail_owner = std::move(piece);
+  if (out->offered && out->state_bytes <= kEagerBytes) {
+    return messenger_.send_frame(out->cmd.dest, std::move(frame), /*bulk=*/false);
+  }
   if (!out->accepted) return out->early.push_back(std::move(frame));
   messenger_.send_frame(out->cmd.dest, std::move(frame));
 }

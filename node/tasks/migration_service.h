@@ -118,6 +118,10 @@ class MigrationService {
   };
   // States of at least this many chunks are loaded while they arrive (install_streaming).
   static constexpr std::uint32_t kStreamingChunks = 4;
+  // A state this small goes right behind its offer, in order with it, without waiting for the
+  // answer (one round trip less; a refused offer wastes at most this much). Larger states wait:
+  // their chunks are bulk frames, which small messages overtake.
+  static constexpr std::uint64_t kEagerBytes = 64u << 10;
 
   void start(const MigrateCommand& cmd, const BalanceBasis& basis = {});
   Outgoing* outgoing(TaskId task, std::uint64_t attempt);

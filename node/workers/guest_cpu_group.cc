@@ -1,5 +1,7 @@
 #include "node/workers/guest_cpu_group.h"
 
+#include <spdlog/spdlog.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -79,6 +81,24 @@ Result<std::shared_ptr<GuestCpuGroup>> GuestCpuGroup::make(const std::string& na
 GuestCpuGroup::~GuestCpuGroup() {
   cgroup_fs::kill_all(dir_);
   cgroup_fs::remove_dir(dir_);
+}
+
+void GuestCpuGroup::lend(bool on) const {
+  using namespace cgroup_fs;
+  std::string file, value;
+  if (weight_.rfind("cpu.idle", 0) == 0) {
+    file = "cpu.idle", value = on ? "0" : "1";
+  } else if (weight_.rfind("cpu.shares", 0) == 0) {
+    file = "cpu.shares", value = on ? "1024" : "2";
+  } else {
+    file = "cpu.weight", value = on ? "100" : "1";
+  }
+  if (!write_text(dir_ + "/" + file, value)) {
+    spdlog::warn("cannot set {} to {} in {}: {}", file, value, dir_, why());
+    return;
+  }
+  spdlog::info("guest work at {} weight while the owner's tasks leave: {} {}",
+               on ? "normal" : "the lowest", file, value);
 }
 
 int GuestCpuGroup::open_procs() const {

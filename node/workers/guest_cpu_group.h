@@ -29,6 +29,11 @@ class GuestCpuGroup {
   std::string describe() const { return weight_ + " in " + dir_; }
   // Its cgroup.procs, opened for a child to write "0" into before it execs.
   int open_procs() const;
+  // While the owner takes the machine back and its tasks leave: the group at a normal weight
+  // (on), so the workers write their tasks' states out now rather than after the owner's
+  // programs, which would leave the tasks here for as long as those run; then back to the
+  // lowest weight (off). A failed write is logged; the tasks then leave when they can.
+  void lend(bool on) const;
 
  private:
   GuestCpuGroup(std::string dir, bool v2, std::string weight)

@@ -16,6 +16,7 @@ BenchPlan quick_plan() {
   p.migration.migrations = 2;
   p.migration.raw_repetitions = 3;
   p.migration.steps = 300;
+  p.migration.idle_steps = 5000;
   p.migration.job_timeout = p.migration.migration_timeout = milliseconds(15000);
   p.pingpong.small_rounds = 200;
   p.pingpong.large_rounds = 20;

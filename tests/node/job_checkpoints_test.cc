@@ -48,6 +48,24 @@ TEST(JobCheckpoints, NoneIsDueWhileThePreviousIsStillBeingStored) {
   EXPECT_TRUE(c.due(9, 100, t0 + 6700ms));   // forced (a recovery) goes ahead all the same
 }
 
+// A big state on a slow node takes long to save and copy: the next checkpoint by time waits 20
+// times what the last took, so checkpoints never take more than ~5 % of the job's time.
+TEST(JobCheckpoints, TheIntervalStretchesToTwentyTimesWhatTheLastCheckpointTook) {
+  JobCheckpoints c(1, CheckpointPolicy{0, 5000ms}, t0);
+  c.begin(0, {}, t0 + 5s);
+  EXPECT_TRUE(c.acknowledge(0, 0, {1, 2}, t0 + 15s));  // it took 10 s
+  EXPECT_FALSE(c.due(3, 100, t0 + 20s));                // the interval alone would say yes
+  EXPECT_FALSE(c.due(3, 100, t0 + 204s));
+  EXPECT_TRUE(c.due(3, 100, t0 + 205s));                 // 20 x 10 s after it began
+  c.begin(3, {}, t0 + 205s);
+  EXPECT_TRUE(c.acknowledge(0, 3, {1, 2}, t0 + 205100ms));  // 0.1 s: back to the interval
+  EXPECT_FALSE(c.due(4, 100, t0 + 209s));
+  EXPECT_TRUE(c.due(4, 100, t0 + 210s));
+  c.begin(4, {}, t0 + 210s);
+  c.force_next();
+  EXPECT_TRUE(c.due(5, 100, t0 + 210s));  // forced (a recovery) goes ahead all the same
+}
+
 TEST(JobCheckpoints, DisabledPolicyIsNeverDueUnlessForced) {
   JobCheckpoints c(1, CheckpointPolicy{0, 0ms}, t0);
   EXPECT_FALSE(CheckpointPolicy({0, 0ms}).enabled());

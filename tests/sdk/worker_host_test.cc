@@ -1,0 +1,258 @@
+// The worker's task host (sdk/worker_host.h) driven through its protocol without a daemon: a
+// move's state is written and loaded on the state thread, so neither waits for a pool whose only
+// thread runs another task's handler, and a task asked for something while its state is being
+// written does it only after the capture.
+#include "sdk/worker_host.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "protocol/worker_codec.h"
+
+namespace drift {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A latch a test opens from its own thread; handlers and saves block on it.
+class Gate {
+ public:
+  void open() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [this] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+// What the test application's tasks share with the test.
+struct Probe {
+  Gate start_gate;          // task 0's start() waits here: the pool's only thread is held
+  Gate save_gate;           // a save waits here while `hold_saves` is set
+  std::atomic<bool> hold_saves{false};
+  std::atomic<bool> saving{false};  // a save is under way (and waiting for save_gate)
+  std::atomic<int> received{0};     // messages task 1 took
+  std::atomic<bool> received_while_saving{false};
+};
+
+class GateTask : public Task {
+ public:
+  GateTask(std::uint32_t index, Probe& probe) : index_(index), probe_(probe) {}
+  void start(Context&) override {
+    if (index_ == 0) probe_.start_gate.wait();
+  }
+  void receive(Context&, Message&&) override {
+    if (probe_.saving) probe_.received_while_saving = true;
+    ++probe_.received;
+    ++value_;
+  }
+  void reduced(Context&, std::uint64_t, const std::vector<double>&) override {}
+  double load() const override { return 1; }
+  void save_state(PortableOutputArchive& ar) const override {
+    if (probe_.hold_saves) {
+      probe_.saving = true;
+      probe_.save_gate.wait();
+      probe_.saving = false;
+    }
+    ar(value_);
+  }
+  void load_state(BoundedInputArchive& ar) override { ar(value_); }
+
+ private:
+  std::uint32_t index_;
+  Probe& probe_;
+  std::uint64_t value_ = 7;
+};
+
+class GateApp : public Application {
+ public:
+  explicit GateApp(Probe& probe) : probe_(probe) {}
+  std::string name() const override { return "gate"; }
+  std::vector<std::string> option_help() const override { return {}; }
+  Status validate(JobSpec&) const override { return Status::ok(); }
+  std::unique_ptr<Task> create_task(const JobSpec&, std::uint32_t index) const override {
+    return std::make_unique<GateTask>(index, probe_);
+  }
+  std::vector<ReduceOp> reduction_ops() const override { return {}; }
+  Result<JobOutcome> combine(const JobSpec&,
+                             const std::vector<std::vector<std::uint8_t>>&) const override {
+    return Status::error("not used");
+  }
+  Result<JobOutcome> run_serial(const JobSpec&) const override { return Status::error("not used"); }
+
+ private:
+  Probe& probe_;
+};
+
+constexpr std::uint64_t kJob = 0x42;
+
+// A worker host on an I/O thread of its own with a one-thread pool; the frames it sends are
+// decoded and queued for the test.
+class WorkerHostTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    WorkerSetup setup;
+    setup.job = kJob;
+    setup.root = 1;
+    setup.node = 1;
+    setup.spec.app = "gate";
+    setup.spec.tasks = 3;
+    setup.spec.steps = 10;
+    setup.threads = 1;
+    setup.max_payload = 1 << 20;
+    host_ = std::make_unique<WorkerHost>(io_, pool_, app_, setup,
+                                         [this](std::vector<Frame> frames) { sent(frames); });
+    io_thread_ = std::thread([this] { io_.run(); });
+  }
+  void TearDown() override {
+    probe_.start_gate.open();
+    probe_.save_gate.open();
+    pool_.join();  // the handlers still queued run first: they use the host
+    on_io([this] { host_.reset(); });
+    guard_.reset();
+    io_thread_.join();
+  }
+
+  // Runs `fn` on the I/O thread and waits for it.
+  void on_io(std::function<void()> fn) {
+    std::promise<void> done;
+    asio::post(io_, [&] {
+      fn();
+      done.set_value();
+    });
+    done.get_future().wait();
+  }
+  void handle(WorkerMessage msg) {
+    on_io([&] { ASSERT_TRUE(host_->handle(std::move(msg)).is_ok()); });
+  }
+
+  // The next message the host sent of type M, waiting up to `timeout` (others are skipped).
+  template <class M>
+  std::optional<M> next(std::chrono::milliseconds timeout = 5000ms) {
+    std::unique_lock lock(mutex_);
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (true) {
+      while (!out_.empty()) {
+        WorkerMessage m = std::move(out_.front());
+        out_.pop_front();
+        if (auto* hit = std::get_if<M>(&m)) return std::move(*hit);
+      }
+      if (cv_.wait_until(lock, until) == std::cv_status::timeout && out_.empty()) {
+        return std::nullopt;
+      }
+    }
+  }
+
+  Probe probe_;
+  GateApp app_{probe_};
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> guard_ = asio::make_work_guard(io_);
+  asio::thread_pool pool_{1};
+  std::unique_ptr<WorkerHost> host_;
+  std::thread io_thread_;
+
+ private:
+  void sent(const std::vector<Frame>& frames) {
+    std::lock_guard lock(mutex_);
+    for (const Frame& f : frames) {
+      std::vector<std::uint8_t> bytes;  // a state piece is all tail, its header in front
+      if (f.head) bytes.assign(f.head->begin(), f.head->end());
+      bytes.insert(bytes.end(), f.tail.begin(), f.tail.end());
+      auto header = decode_header(std::span<const std::uint8_t, kFrameHeaderSize>(
+                                      bytes.data(), kFrameHeaderSize),
+                                  1u << 30, kWorkerProtocolVersion);
+      ASSERT_TRUE(header.is_ok()) << header.error();
+      auto msg = decode_worker_body(
+          header->type, std::span<const std::uint8_t>(bytes).subspan(kFrameHeaderSize));
+      ASSERT_TRUE(msg.is_ok()) << msg.error();
+      out_.push_back(std::move(*msg));
+    }
+    cv_.notify_all();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<WorkerMessage> out_;
+};
+
+TEST_F(WorkerHostTest, AnIdleTasksCaptureDoesNotWaitForAPoolBusyWithAnotherTask) {
+  handle(WorkerCreate{{0}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  handle(WorkerStart{});  // task 0's start() now holds the pool's only thread
+  // Task 2, made after the start, is not started: nothing of it runs or waits.
+  handle(WorkerCreate{{2}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  handle(WorkerTaskControl{2, TaskControlAction::kFreeze});
+  handle(WorkerCapture{2, 5, 4096});
+  auto sized = next<WorkerCaptureSized>();
+  ASSERT_TRUE(sized.has_value()) << "the capture waited for the pool";
+  EXPECT_EQ(sized->index, 2u);
+  EXPECT_EQ(sized->attempt, 5u);
+  auto done = next<WorkerCaptureDone>();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_TRUE(done->ok) << done->error;
+}
+
+TEST_F(WorkerHostTest, AnArrivingTaskLoadsWhileThePoolRunsAnotherTasksHandler) {
+  handle(WorkerCreate{{0}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  handle(WorkerStart{});  // the pool's only thread is now held by task 0's start()
+  PortableOutputArchive ar;
+  ar(std::uint64_t{9});
+  ChannelReceiver receiver;
+  ChannelSender sender;
+  ar(receiver, sender);
+  std::vector<std::uint8_t> state = std::move(ar).take_bytes();
+  handle(WorkerInstall{1, state.size(), true});
+  handle(WorkerStateBytes{StateBytesKind::kInstall, 1, 0, 0, state});
+  auto installed = next<WorkerInstalled>();
+  ASSERT_TRUE(installed.has_value()) << "the load waited for the pool";
+  EXPECT_TRUE(installed->ok) << installed->error;
+}
+
+TEST_F(WorkerHostTest, AMessageForATaskWhoseStateIsBeingWrittenWaitsForTheCapture) {
+  handle(WorkerCreate{{1, 2}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  probe_.start_gate.open();
+  handle(WorkerStart{});
+  // Task 1's start ran (the pool is free again): wait for its effects, so nothing is queued.
+  ASSERT_TRUE(next<WorkerEffects>().has_value());
+  ASSERT_TRUE(next<WorkerEffects>().has_value());
+  probe_.hold_saves = true;
+  handle(WorkerTaskControl{1, TaskControlAction::kFreeze});
+  handle(WorkerCapture{1, 1, 4096});
+  while (!probe_.saving) std::this_thread::yield();  // the save is under way on the state thread
+  // The daemon gives the move up and delivers a message: it must wait for the save.
+  handle(WorkerTaskControl{1, TaskControlAction::kResume});
+  handle(TaskMessage{TaskId{kJob, 2}, TaskId{kJob, 1}, 1, 3, 0, {1, 2, 3}});
+  // Whatever was posted to the one-thread pool by now has run once this marker runs.
+  std::promise<void> drained;
+  asio::post(pool_, [&] { drained.set_value(); });
+  drained.get_future().wait();
+  EXPECT_EQ(probe_.received.load(), 0);
+  probe_.save_gate.open();
+  auto done = next<WorkerCaptureDone>();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_TRUE(done->ok) << done->error;
+  auto effects = next<WorkerEffects>();
+  ASSERT_TRUE(effects.has_value()) << "the held message never ran";
+  EXPECT_EQ(probe_.received.load(), 1);
+  EXPECT_FALSE(probe_.received_while_saving.load());
+}
+
+}  // namespace
+}  // namespace drift
