@@ -71,6 +71,8 @@ void InterruptWatch::on_interrupt(std::uint64_t job) {
                id.c_str(), id.c_str(), id.c_str(), static_cast<long long>(kSecondChance.count()));
   std::fflush(stderr);
   if (!wait_for_interrupt(kSecondChance)) std::_Exit(130);
+  const std::lock_guard hold(output_);  // the job's end is not printed meanwhile
+  if (ended_) return;                   // ... or was: nothing left to cancel
   if (::isatty(STDIN_FILENO) != 1) {
     std::fprintf(stderr, "driftctl: no terminal to ask on; job %s goes on\n", id.c_str());
     std::_Exit(130);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 namespace drift::ctl {
@@ -30,12 +31,23 @@ class InterruptWatch {
   void set_job(std::uint64_t job) { job_ = job; }
   // True once Ctrl-C was pressed: the caller stops drawing its progress bar.
   bool interrupted() const { return interrupted_; }
+  // Held while the caller prints the job's end: the question and the cancel after a second
+  // Ctrl-C hold it too, so their lines and the job's end never interleave on the terminal (and
+  // once the cancel began, driftctl exits with its answer, the caller's never printed).
+  [[nodiscard]] std::unique_lock<std::mutex> hold_output() {
+    std::unique_lock lock(output_);
+    ended_ = true;  // a second Ctrl-C from now on asks nothing: the job's end is being printed
+    return lock;
+  }
 
  private:
   void watch();
-  void on_interrupt(std::uint64_t job);  // never returns: driftctl exits
+  // Never returns (driftctl exits), unless the job's end was printed before a second Ctrl-C.
+  void on_interrupt(std::uint64_t job);
 
   Cancel cancel_;
+  std::mutex output_;
+  bool ended_ = false;  // under output_
   std::atomic<std::uint64_t> job_{0};
   std::atomic<bool> interrupted_{false};
   std::atomic<bool> stop_{false};

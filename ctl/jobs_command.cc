@@ -104,6 +104,7 @@ int attach(const FoundJob& found, bool json) {
       },
       &reattach);
   bar.finish();
+  const auto hold = interrupts.hold_output();
   if (!end) return report_failure(kExitConnection, end.error());
   return print_job_end(*end, found.entry.app, json);
 }

@@ -225,6 +225,7 @@ int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect
       },
       &reattach);
   bar.finish();
+  const auto hold = interrupts.hold_output();
   if (!end) return report_failure(kExitConnection, end.error());
   if (trace) trace->end(*end);
   return print_job_end(*end, spec.app, a.json);

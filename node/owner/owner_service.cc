@@ -153,6 +153,7 @@ void OwnerService::evacuate() {
     }
     return;
   }
+  told_no_target_ = false;  // somewhere to go again (the CPU is lent while they leave)
   for (const auto& [task, dest] : plan) migration_.move(task, dest, BalanceBasis{});
 }
 
