@@ -62,20 +62,26 @@ Result<std::shared_ptr<GuestCpuGroup>> GuestCpuGroup::make(const std::string& na
   const std::string dir = *own + "/" + name;
   if (!make_dir(dir)) return Status::error("cannot make " + dir + ": " + why());
   // The lowest weight there is: cpu.idle (kernel 5.15+, v1 and v2) schedules the group like
-  // SCHED_IDLE against its siblings; shares 2 / weight 1 are the minimum otherwise.
-  std::string weight;
-  if (write_text(dir + "/cpu.idle", "1")) {
-    weight = "cpu.idle 1";
-  } else if (!h->v2 && write_text(dir + "/cpu.shares", "2")) {
-    weight = "cpu.shares 2";
-  } else if (h->v2 && write_text(dir + "/cpu.weight", "1")) {
-    weight = "cpu.weight 1";
-  } else {
-    const std::string reason = why();
-    remove_dir(dir);
-    return Status::error("cannot lower the CPU weight of " + dir + ": " + reason);
+  // SCHED_IDLE against its siblings; shares 2 / weight 1 are the minimum otherwise. Each with the
+  // normal value lend() sets.
+  struct Weight {
+    const char* file;
+    const char* lowest;
+    const char* normal;
+    bool fits;
+  };
+  const Weight weights[] = {{"cpu.idle", "1", "0", true},
+                            {"cpu.shares", "2", "1024", !h->v2},
+                            {"cpu.weight", "1", "100", h->v2}};
+  for (const Weight& w : weights) {
+    if (w.fits && write_text(dir + "/" + w.file, w.lowest)) {
+      return std::shared_ptr<GuestCpuGroup>(
+          new GuestCpuGroup(dir, h->v2, w.file, w.lowest, w.normal));
+    }
   }
-  return std::shared_ptr<GuestCpuGroup>(new GuestCpuGroup(dir, h->v2, weight));
+  const std::string reason = why();
+  remove_dir(dir);
+  return Status::error("cannot lower the CPU weight of " + dir + ": " + reason);
 }
 
 GuestCpuGroup::~GuestCpuGroup() {
@@ -84,21 +90,13 @@ GuestCpuGroup::~GuestCpuGroup() {
 }
 
 void GuestCpuGroup::lend(bool on) const {
-  using namespace cgroup_fs;
-  std::string file, value;
-  if (weight_.rfind("cpu.idle", 0) == 0) {
-    file = "cpu.idle", value = on ? "0" : "1";
-  } else if (weight_.rfind("cpu.shares", 0) == 0) {
-    file = "cpu.shares", value = on ? "1024" : "2";
-  } else {
-    file = "cpu.weight", value = on ? "100" : "1";
-  }
-  if (!write_text(dir_ + "/" + file, value)) {
-    spdlog::warn("cannot set {} to {} in {}: {}", file, value, dir_, why());
+  const std::string& value = on ? normal_ : lowest_;
+  if (!cgroup_fs::write_text(dir_ + "/" + file_, value)) {
+    spdlog::warn("cannot set {} to {} in {}: {}", file_, value, dir_, why());
     return;
   }
   spdlog::info("guest work at {} weight while the owner's tasks leave: {} {}",
-               on ? "normal" : "the lowest", file, value);
+               on ? "normal" : "the lowest", file_, value);
 }
 
 int GuestCpuGroup::open_procs() const {

@@ -26,7 +26,7 @@ class GuestCpuGroup {
   const std::string& dir() const { return dir_; }
   bool v2() const { return v2_; }
   // "cpu.idle 1 in /sys/fs/cgroup/cpu/drift-1-77-guests", for the log.
-  std::string describe() const { return weight_ + " in " + dir_; }
+  std::string describe() const { return file_ + " " + lowest_ + " in " + dir_; }
   // Its cgroup.procs, opened for a child to write "0" into before it execs.
   int open_procs() const;
   // While the owner takes the machine back and its tasks leave: the group at a normal weight
@@ -36,11 +36,17 @@ class GuestCpuGroup {
   void lend(bool on) const;
 
  private:
-  GuestCpuGroup(std::string dir, bool v2, std::string weight)
-      : dir_(std::move(dir)), v2_(v2), weight_(std::move(weight)) {}
+  GuestCpuGroup(std::string dir, bool v2, std::string file, std::string lowest, std::string normal)
+      : dir_(std::move(dir)),
+        v2_(v2),
+        file_(std::move(file)),
+        lowest_(std::move(lowest)),
+        normal_(std::move(normal)) {}
   std::string dir_;
   bool v2_ = false;
-  std::string weight_;
+  std::string file_;    // the weight's file: cpu.idle, cpu.shares or cpu.weight
+  std::string lowest_;  // its value for guests
+  std::string normal_;  // and while lent (lend)
 };
 
 }  // namespace drift
