@@ -40,7 +40,8 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       signals_(io_, SIGINT, SIGTERM),
       reload_(io_, SIGHUP),
       tls_(member_tls(config_)),
-      transport_(io_, transport_params(config_, tls_), self_hello(config_, incarnation_)),
+      transport_(io_, transport_params(config_, tls_, &bulk_lane_),
+                 self_hello(config_, incarnation_)),
       table_(self_member(config_, incarnation_), detector_params(config_),
              suspect_timeout(config_), config_.group_size),
       membership_(io_, transport_, table_, membership_params(config_),
@@ -100,7 +101,10 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       sweep_timer_(io_),
       ready_timer_(io_) {}
 
-Daemon::~Daemon() { host_.end_all(); }
+Daemon::~Daemon() {
+  bulk_lane_.clear();  // the connections its steps hold go while the transport is there
+  host_.end_all();
+}
 
 Status Daemon::start() {
   Endpoint at{config_.address, config_.port};
@@ -198,7 +202,7 @@ Status Daemon::start() {
   return Status::ok();
 }
 
-void Daemon::run() { io_.run(); }
+void Daemon::run() { run_with_idle_lane(io_, bulk_lane_); }
 
 void Daemon::stop() {
   asio::post(io_, [this] {

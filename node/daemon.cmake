@@ -29,6 +29,7 @@ add_library(drift_node
   membership/membership_service.cc
   membership/heartbeat_beacon.cc
   net/peer_connection.cc
+  net/peer_connection_tls.cc
   tasks/task_host.cc
   tasks/task_host_worker.cc
   workers/binary_service.cc

@@ -34,6 +34,7 @@
 #include "node/owner/owner_socket.h"
 #include "node/http/http_endpoint.h"
 #include "observe/metrics_text.h"
+#include "node/net/idle_lane.h"
 #include "node/net/transport.h"
 
 namespace drift {
@@ -117,6 +118,7 @@ class Daemon final : public Messenger {
   asio::signal_set signals_;
   asio::signal_set reload_;  // SIGHUP: reopen the log file (logrotate), re-read revoked tokens
   std::shared_ptr<TlsContext> tls_;  // every connection's (null: test.plaintext)
+  IdleLane bulk_lane_;  // bulk steps of peer connections, run when the loop is idle
   std::uint64_t forged_senders_ = 0;  // node messages naming another node as their sender
   LogLimiter refusal_log_{20, std::chrono::seconds(10)};
   Transport transport_;

@@ -53,8 +53,10 @@ std::shared_ptr<TlsContext> member_tls(const NodeConfig& c) {
   return *tls;
 }
 
-Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls) {
+Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls,
+                                   IdleLane* bulk_lane) {
   Transport::Params p;
+  p.handshake.bulk_lane = bulk_lane;
   p.handshake.cluster = c.cluster_name;
   p.handshake.secret = c.secret;
   p.handshake.max_frame_bytes = c.max_frame_bytes;

@@ -26,7 +26,9 @@ Hello self_hello(const NodeConfig& c, std::uint64_t incarnation);
 MemberInfo self_member(const NodeConfig& c, std::uint64_t incarnation);
 // The daemon's TLS (node/net/tls_context.h): null with test.plaintext; throws if OpenSSL fails.
 std::shared_ptr<TlsContext> member_tls(const NodeConfig& c);
-Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls);
+// `bulk_lane`: the network thread's (null: bulk steps are ordinary handlers).
+Transport::Params transport_params(const NodeConfig& c, std::shared_ptr<TlsContext> tls,
+                                   IdleLane* bulk_lane = nullptr);
 std::uint32_t core_count();
 // `share`: where the node's CPU share is measured under a quota (cpu_share.h), for its capacity;
 // none: the load average only (the owner's programs, the start-up benchmark).

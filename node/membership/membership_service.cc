@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "node/net/loop_watch.h"
+#include "node/net/thread_time.h"
 #include "protocol/codec.h"
 
 namespace drift {
@@ -60,11 +61,14 @@ void MembershipService::round() {
           std::max<std::uint64_t>(counters_out_->longest_stall_ms, gap.count());
     }
     const SlowestHold held = take_slowest_hold();
+    const std::string spent = stall_account_.sample();
     if (now - *last_round_ > params_.own_pause) {
       // The silence we would measure now is ours: judge the others from now on instead.
-      spdlog::info("our event loop stalled for {} ms (health {}; the longest handler: {}): "
-                   "failure detection restarts from now; the heartbeat thread went on beating",
-                   gap.count(), health_.score(), held.what ? describe(held) : "none ended");
+      spdlog::info("our event loop stalled for {} ms (health {}; the longest handler: {}; the "
+                   "thread {}): failure detection restarts from now; the heartbeat thread went "
+                   "on beating",
+                   gap.count(), health_.score(), held.what ? describe(held) : "none ended",
+                   spent.empty() ? "cannot say where its time went" : spent);
       table_.resume_after_pause(now);
     } else if (held.took > params_.heartbeat_interval) {
       spdlog::info("{} held our event loop for {} ms, longer than a heartbeat interval",

@@ -20,6 +20,7 @@
 #include "node/membership/heartbeat_beacon.h"
 #include "node/membership/indirect_probes.h"
 #include "node/membership/local_health.h"
+#include "node/net/thread_time.h"
 #include "node/membership/member_table.h"
 #include "node/net/endpoint.h"
 #include "node/net/transport.h"
@@ -114,6 +115,7 @@ class MembershipService {
   std::uint64_t tombstone_bytes_ = 0;
   HeartbeatBeacon beacon_;
   LocalHealth health_;
+  StallAccount stall_account_;  // where the network thread's time went between rounds
   // By member: the incarnation last heard and when.
   std::map<std::uint32_t, std::pair<std::uint64_t, std::chrono::steady_clock::time_point>>
       last_heard_;

@@ -58,55 +58,6 @@ void PeerConnection::start(Hello ours) {
   tls_handshake();
 }
 
-// Runs the TLS handshake's steps as the socket allows.
-void PeerConnection::tls_handshake() {
-  if (closed()) return;
-  auto done = tls_->handshake();
-  auto flushed = tls_->flush();
-  if (!done) {
-    // A peer that hangs up mid-handshake (it is fencing or stopping) refused nothing.
-    if (done.error().ends_with("connection closed by peer")) {
-      return close("the peer hung up before TLS was set up");
-    }
-    const std::string why = TlsContext::refusal(tls_->ssl());
-    const bool certificates = params_.tls && params_.tls->members_need_certificates();
-    return close("refused TLS handshake (" +
-                 (!why.empty() ? why : certificates ? "wrong secret or certificate?" : "wrong secret?") +
-                 "): " + done.error());
-  }
-  if (!flushed) return close(flushed.error());
-  if (*done) return on_tls_handshake();
-  auto self = shared_from_this();
-  const auto wait = *flushed ? asio::socket_base::wait_read : asio::socket_base::wait_write;
-  socket_.async_wait(wait, [self](std::error_code ec) {
-    if (self->closed()) return;
-    if (ec) return self->close("TLS handshake: " + ec.message());
-    self->tls_handshake();
-  });
-}
-
-void PeerConnection::on_tls_handshake() {
-  if (closed()) return;
-  auth_key_ = params_.secret;
-  if (tls_) {
-    std::string identity = kMemberIdentity;
-    if (side_ == Side::kAcceptor) {
-      identity = TlsContext::peer_identity(tls_->ssl());
-      // No PSK but a certificate of the cluster CA: a certified member.
-      certified_ = identity.empty() && TlsContext::peer_certified(tls_->ssl());
-      if (certified_) identity = kMemberIdentity;
-      auto who = principal_of(identity, static_cast<std::int64_t>(std::time(nullptr)),
-                              params_.tls->revoked());
-      if (!who) return close("refused TLS handshake: " + who.error());
-      principal_ = *who;
-    }
-    auth_key_ = tls_psk(params_.secret, identity);
-  }
-  tls_ready_ = true;
-  if (side_ == Side::kConnector) send_now(our_hello_);
-  read_more();
-}
-
 void PeerConnection::send(Frame frame, bool bulk) {
   if (state_ == State::kClosed) return;
   if (state_ != State::kOpen) {
@@ -124,17 +75,14 @@ void PeerConnection::send_now(const WireMessage& msg) {
   write_next();
 }
 
-namespace {
-
 // The buffers of `frame` from byte `offset` on.
-std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset) {
+std::array<asio::const_buffer, 2> PeerConnection::buffers_of(const Frame& frame,
+                                                             std::size_t offset) {
   asio::const_buffer head = frame.head ? asio::buffer(*frame.head) : asio::const_buffer();
   asio::const_buffer tail = asio::buffer(frame.tail.data(), frame.tail.size());
   if (offset < head.size()) return {head + offset, tail};
   return {tail + (offset - head.size()), asio::const_buffer()};
 }
-
-}  // namespace
 
 // Writes queued frames at once while the socket takes them; the first one it does not take
 // whole is finished by async_write, and the queue waits for it. Over TLS, see write_next_tls.
@@ -166,48 +114,6 @@ void PeerConnection::write_next() {
                         self->write_next();
                       });
   }
-}
-
-// Over TLS: frames are encrypted, in queue order, into the channel's memory pair, which is sent
-// whenever it fills and once the queue is empty; when the socket takes no more, the rest waits
-// until it is writable. Many small frames thus leave in one send, a large one in a few.
-void PeerConnection::write_next_tls() {
-  if (writing_ || state_ == State::kClosed || !tls_ready_) return;
-  while (true) {
-    if (in_flight_.size() == 0) {
-      auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
-      if (queue.empty()) break;
-      in_flight_ = std::move(queue.front());
-      in_flight_done_ = 0;
-      queue.pop_front();
-    }
-    const auto rest = buffers_of(in_flight_, in_flight_done_)[0];
-    auto taken = tls_->write({static_cast<const std::uint8_t*>(rest.data()), rest.size()});
-    if (!taken) return close(taken.error());
-    in_flight_done_ += *taken;
-    if (in_flight_done_ == in_flight_.size()) {
-      in_flight_ = Frame{};
-      continue;
-    }
-    if (*taken > 0) continue;
-    auto flushed = tls_->flush();  // the pair is full
-    if (!flushed) return close(flushed.error());
-    if (!*flushed) return wait_writable();
-  }
-  auto flushed = tls_->flush();
-  if (!flushed) return close(flushed.error());
-  if (!*flushed) wait_writable();
-}
-
-void PeerConnection::wait_writable() {
-  writing_ = true;
-  auto self = shared_from_this();
-  socket_.async_wait(asio::socket_base::wait_write, [self](std::error_code ec) {
-    self->writing_ = false;
-    if (self->closed()) return;
-    if (ec) return self->close("write failed: " + ec.message());
-    self->write_next_tls();
-  });
 }
 
 void PeerConnection::close(const std::string& reason) {
@@ -246,52 +152,6 @@ void PeerConnection::read_more() {
         self->read_end_ += n;
         self->parse_frames();
       });
-}
-
-// Over TLS: what the channel has decrypted, else a wait until the socket is readable. Data is
-// handled from the event loop, as an async read's would be, never by recursion.
-void PeerConnection::tls_read_more() {
-  auto self = shared_from_this();
-  auto n = tls_->read({read_buf_.data() + read_end_, read_buf_.size() - read_end_});
-  if (tls_->has_output()) write_next_tls();  // what reading may have made it say (an alert)
-  if (!n) {
-    const bool in_frame = read_end_ > read_begin_;
-    return close(in_frame ? "connection lost in a frame: " + n.error() : n.error());
-  }
-  if (*n > 0) {
-    return asio::post(socket_.get_executor(), [self, got = *n] {
-      if (self->closed()) return;
-      self->read_end_ += got;
-      self->parse_frames();
-    });
-  }
-  socket_.async_wait(asio::socket_base::wait_read, [self](std::error_code ec) {
-    if (self->closed()) return;
-    if (ec) return self->close(ec.message());
-    self->tls_read_more();
-  });
-}
-
-// Over TLS: reads `rest` of a large body, then handles it.
-void PeerConnection::tls_fill(std::span<std::uint8_t> rest, FrameHeader header) {
-  auto self = shared_from_this();
-  while (!rest.empty()) {
-    auto n = tls_->read(rest);
-    if (!n) return close("connection lost in a frame body: " + n.error());
-    if (*n == 0) {
-      return socket_.async_wait(asio::socket_base::wait_read, [self, rest, header](std::error_code ec) {
-        if (self->closed()) return;
-        if (ec) return self->close("connection lost in a frame body: " + ec.message());
-        self->tls_fill(rest, header);
-      });
-    }
-    rest = rest.subspan(*n);
-  }
-  asio::post(socket_.get_executor(), [self, header] {
-    if (self->closed()) return;
-    self->on_large_body(header);
-    self->parse_frames();
-  });
 }
 
 // Dispatches every complete frame in the read buffer, then reads more (into the buffer, or a

@@ -6,10 +6,12 @@
 // a body too large for it is read straight into its final buffer (a state chunk into a pooled
 // buffer that the chunk then owns, a TaskMessage payload into the message). A frame is written
 // at once when nothing is queued before it; only what the socket does not take waits for it to
-// be writable. After the TLS handshake and until the drift handshake completes only Hello and
-// HelloAuth are accepted, with a small frame limit; anything else closes the connection. A
-// decode error closes this connection only, with the reason logged. All methods run on the
-// network thread.
+// be writable. Over TLS, a large body is read, and bulk frames are encrypted, at most
+// IdleLane::kBulkStep bytes per handler, the next step waiting in the network thread's bulk lane
+// (HandshakeParams::bulk_lane) behind every ready handler. After the TLS handshake and until the
+// drift handshake completes only Hello and HelloAuth are accepted, with a small frame limit;
+// anything else closes the connection. A decode error closes this connection only, with the
+// reason logged. All methods run on the network thread.
 #pragma once
 
 #include <asio.hpp>
@@ -24,6 +26,7 @@
 
 #include "migration/buffer_pool.h"
 #include "node/net/access_token.h"
+#include "node/net/idle_lane.h"
 #include "node/net/tls_channel.h"
 #include "node/net/tls_context.h"
 #include "protocol/out_frame.h"
@@ -58,6 +61,9 @@ struct HandshakeParams {
   std::chrono::milliseconds handshake_timeout{5000};
   // TLS on every connection; null only in tests that measure or need plaintext (test.plaintext).
   std::shared_ptr<TlsContext> tls;
+  // The network thread's lane for bulk steps (idle_lane.h); null: bulk steps are ordinary
+  // handlers (the heartbeat thread's connections, tests).
+  IdleLane* bulk_lane = nullptr;
 };
 
 class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
@@ -107,7 +113,9 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void write_next();
   void write_next_tls();
   void wait_writable();
+  void queue_bulk_step();
   void send_now(const WireMessage& msg);
+  static std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset);
 
   asio::ip::tcp::socket socket_;  // non-blocking
   std::unique_ptr<TlsChannel> tls_;  // null: plaintext (tests only)
@@ -140,6 +148,8 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   Frame in_flight_;                // the frame being written (plaintext: by async_write)
   std::size_t in_flight_done_ = 0;  // TLS: how much of it is encrypted
   bool has_in_flight_ = false;
+  bool in_flight_bulk_ = false;     // in_flight_ came from bulk_queue_
+  bool bulk_step_queued_ = false;   // TLS: the next step of writing bulk frames is in the lane
   bool writing_ = false;
 };
 
