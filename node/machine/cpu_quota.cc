@@ -72,7 +72,7 @@ std::optional<double> parse_cfs_quota(std::string_view quota_us, std::string_vie
   return static_cast<double>(*quota) / static_cast<double>(*period);
 }
 
-std::optional<double> cpu_quota_cores(const std::string& root) {
+std::optional<CpuCgroupDir> cpu_cgroup_dir(const std::string& root) {
   namespace fs = std::filesystem;
   auto cgroup = cpu_cgroup_of(read_all("/proc/self/cgroup"));
   if (!cgroup) return std::nullopt;
@@ -83,8 +83,17 @@ std::optional<double> cpu_quota_cores(const std::string& root) {
     base = fs::exists(fs::path(root) / "cpu", ec) ? fs::path(root) / "cpu"
                                                   : fs::path(root) / "cpu,cpuacct";
   }
+  return CpuCgroupDir{cgroup->v2, base.string(),
+                      (base / fs::path(cgroup->path).relative_path()).string()};
+}
+
+std::optional<double> cpu_quota_cores(const std::string& root) {
+  namespace fs = std::filesystem;
+  auto cgroup = cpu_cgroup_dir(root);
+  if (!cgroup) return std::nullopt;
+  const fs::path base = cgroup->mount;
   std::optional<double> least;
-  for (fs::path dir = base / fs::path(cgroup->path).relative_path();; dir = dir.parent_path()) {
+  for (fs::path dir = cgroup->dir;; dir = dir.parent_path()) {
     const std::optional<double> here =
         cgroup->v2 ? parse_cpu_max(read_all(dir / "cpu.max"))
                    : parse_cfs_quota(read_all(dir / "cpu.cfs_quota_us"),

@@ -25,6 +25,15 @@ std::optional<double> parse_cpu_max(std::string_view text);
 // Cores allowed by v1 quota and period texts ("4000", "20000" -> 0.2; quota "-1" -> none).
 std::optional<double> parse_cfs_quota(std::string_view quota_us, std::string_view period_us);
 
+// This process's cgroup for the cpu controller as a directory ("/sys/fs/cgroup/cpu/foo"), under
+// the hierarchy's mount; none if /proc/self/cgroup names none.
+struct CpuCgroupDir {
+  bool v2 = false;
+  std::string mount;
+  std::string dir;
+};
+std::optional<CpuCgroupDir> cpu_cgroup_dir(const std::string& root = "/sys/fs/cgroup");
+
 // The cores this process may use under its cgroups' quotas; none if no quota binds it (or the
 // files cannot be read). `root` is the cgroup filesystem's mount point.
 std::optional<double> cpu_quota_cores(const std::string& root = "/sys/fs/cgroup");

@@ -65,11 +65,8 @@ std::optional<ThreadTime> read_thread_time() {
 }
 
 StallAccount::StallAccount(std::string cgroup_root) {
-  auto self = slurp("/proc/self/cgroup");
-  if (!self) return;
-  auto group = cpu_cgroup_of(*self);
-  if (!group || group->path.empty() || group->path == "/") return;
-  cpu_stat_ = cgroup_root + (group->v2 ? "" : "/cpu") + group->path + "/cpu.stat";
+  auto group = cpu_cgroup_dir(cgroup_root);
+  if (group && group->dir != group->mount) cpu_stat_ = group->dir + "/cpu.stat";
 }
 
 std::optional<std::chrono::nanoseconds> StallAccount::read_throttled() const {
