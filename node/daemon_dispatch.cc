@@ -80,7 +80,7 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, Heartbeat>) {
-          peer_counters_[m.from] = m.counters;
+          if (m.has_counters) peer_counters_[m.from] = m.counters;
           membership_.on_heartbeat(m);
         } else if constexpr (std::is_same_v<T, ProbeRequest>) {
           membership_.on_probe_request(m, from);

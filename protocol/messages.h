@@ -68,8 +68,13 @@ struct Heartbeat {
   std::uint64_t incarnation = 0;
   std::uint64_t sequence = 0;
   LoadIndex load;
+  // The sender's counters (driftctl status), on one beat in ten: they are read by people, not by
+  // the failure detector, and were a fifth of every beat.
+  bool has_counters = false;
   NodeCounters counters;
-  std::vector<MemberInfo> gossip;  // a bounded rotating slice of the sender's member table
+  // The sender's own entry when it changed (and now and then), recent changes to others, and a
+  // small rotating slice of the rest of its member table.
+  std::vector<MemberInfo> gossip;
   // Lifeguard (node/membership/local_health.h): the sender's health score (0 = healthy), and the
   // members its own failure detector suspects now (at most 16).
   std::uint8_t health = 0;
@@ -78,7 +83,10 @@ struct Heartbeat {
   friend bool operator==(const Heartbeat&, const Heartbeat&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(from, incarnation, sequence, load, counters, gossip, health, suspects);
+    ar(from, incarnation, sequence, load);
+    wire_bool(ar, has_counters);
+    if (has_counters) ar(counters);
+    ar(gossip, health, suspects);
   }
 };
 

@@ -45,6 +45,7 @@ MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
   Member& me = members_[self_id_];
   me.info = std::move(self);
   me.heard = true;
+  me.gossip_rounds_left = gossip_rounds();  // a new member's first beats say who it is
 }
 
 const MemberInfo& MemberTable::self() const { return members_.at(self_id_).info; }
@@ -343,12 +344,17 @@ std::uint32_t MemberTable::gossip_rounds() const {
   return static_cast<std::uint32_t>(std::bit_width(members_.size())) + 2;  // ceil(log2(N+1)) + 2
 }
 
-std::vector<MemberInfo> MemberTable::gossip(std::size_t max) {
+std::vector<MemberInfo> MemberTable::gossip(std::size_t max, std::size_t rotating,
+                                            bool with_self) {
   std::vector<MemberInfo> out;
   if (max == 0) return out;
-  out.push_back(self());
+  Member& me = self_entry();
+  if (me.gossip_rounds_left > 0 || with_self) {
+    out.push_back(me.info);
+    if (me.gossip_rounds_left > 0) --me.gossip_rounds_left;
+  }
   take_changes(out, max);
-  take_rotating_slice(out, max);
+  take_rotating_slice(out, std::min(max, out.size() + rotating));
   return out;
 }
 

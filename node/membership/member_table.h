@@ -148,10 +148,11 @@ class MemberTable {
   // them if there are not that many. Ordered by node id, never including self.
   std::vector<std::uint32_t> local_group(std::size_t group_size) const;
 
-  // At most max entries for the next heartbeat: self first, then recent changes (each sent
-  // ceil(log2(N+1)) + 2 times), then a rotating slice of the rest, so every entry is eventually
-  // sent.
-  std::vector<MemberInfo> gossip(std::size_t max);
+  // At most max entries for the next heartbeat: self if it changed lately or `with_self`, then
+  // recent changes (each sent ceil(log2(N+1)) + 2 times), then up to `rotating` entries of a
+  // rotating slice of the rest, so every entry is eventually sent. A change spreads with the
+  // changes; the slice only repairs what a receiver missed, so it can be small.
+  std::vector<MemberInfo> gossip(std::size_t max, std::size_t rotating, bool with_self);
 
   const Member* find(std::uint32_t node_id) const;
   std::vector<Member> members() const;  // including self, ordered by id

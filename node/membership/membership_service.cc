@@ -109,8 +109,17 @@ void MembershipService::send_heartbeats() {
   hb.from = table_.self().node_id;
   hb.incarnation = table_.self().incarnation;
   hb.load = table_.find(hb.from)->load;
-  if (counters_) hb.counters = counters_();
-  hb.gossip = table_.gossip(params_.gossip_entries);
+  // What changes every beat goes every beat; what people read, or only repairs a view that the
+  // changes keep up to date, goes on one round in kFullEvery (docs/architecture.md §5.1).
+  // The rotating slice goes on every other round: 40 members are all repeated within 8 s.
+  const std::uint64_t round = round_++;
+  const bool full = round % kFullEvery == 0;
+  if (counters_ && full) {
+    hb.counters = counters_();
+    hb.has_counters = true;
+  }
+  hb.gossip = table_.gossip(params_.gossip_entries, round % 2 == 0 ? params_.gossip_rotating : 0,
+                            full);
   hb.health = static_cast<std::uint8_t>(health_.score());
   hb.suspects = table_.own_suspects(kMaxSuspectsSent);
   std::vector<HeartbeatBeacon::Target> group;

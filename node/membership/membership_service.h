@@ -32,7 +32,8 @@ class MembershipService {
   struct Params {
     std::chrono::milliseconds heartbeat_interval{100};
     std::size_t group_size = 8;
-    std::size_t gossip_entries = 8;
+    std::size_t gossip_entries = 8;  // at most this many member entries on a beat
+    std::size_t gossip_rotating = 1;  // of them, entries not recently changed (anti-entropy)
     IndirectProbes::Params probes;
     // A helper answers a probe itself if it heard the suspect this recently.
     std::chrono::milliseconds heard_recently{200};
@@ -106,6 +107,9 @@ class MembershipService {
   std::optional<std::chrono::steady_clock::time_point> last_round_;
   std::map<std::uint32_t, std::chrono::steady_clock::time_point> last_tombstone_;
   std::uint64_t sequence_ = 0;
+  // Rounds sent; the counters and our own entry ride on one in kFullEvery.
+  static constexpr std::uint64_t kFullEvery = 10;
+  std::uint64_t round_ = 0;
   bool stopped_ = false;
   std::vector<TransitionHandler> subscribers_;
   std::function<NodeCounters()> counters_;

@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from local_cluster import Cluster
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 BASELINE = "a358272"  # the last commit with applications inside driftd
@@ -55,44 +57,6 @@ def build_baseline():
     subprocess.run(["bash", os.path.join(src, "scripts", "build.sh"), "driftd", "driftctl",
                     "drift_bench"], check=True, env=env)
     return out
-
-
-class Cluster:
-    """N daemons of one build, started with that build's own driftctl."""
-
-    def __init__(self, build, nodes, port, extra=(), env=None):
-        self.ctl = os.path.join(build, "bin", "driftctl")
-        self.env = env  # driftctl's environment (e.g. DRIFT_APPS_PATH, as the daemons' apps path)
-        self.dir = tempfile.mkdtemp(prefix="drift-wbench-")
-        self.port = port
-        args = [self.ctl, "local", "up", "--nodes", str(nodes), "--base-port", str(port),
-                "--dir", self.dir, "--base-config", os.path.join(ROOT, "conf", "local.conf")]
-        for k in range(1, nodes + 1):
-            args += ["--set", f"{k}:balance.strategy=none"]
-            for e in extra:
-                args += ["--set", f"{k}:{e}"]
-        sh(args)
-
-    def run(self, *args, timeout=600):
-        cmd = [self.ctl, "--node", f"127.0.0.1:{self.port}", "--secret-file",
-               os.path.join(self.dir, "secret"), "run", *args, "--json"]
-        started = time.monotonic()
-        r = subprocess.run(cmd, text=True, capture_output=True, timeout=timeout, env=self.env)
-        elapsed = time.monotonic() - started
-        if r.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)}: {r.stderr.strip()}")
-        result = json.loads(r.stdout)
-        result["client_s"] = elapsed
-        result["stderr"] = r.stderr
-        return result
-
-    def pid(self, k):
-        with open(os.path.join(self.dir, f"node{k}.pid")) as f:
-            return int(f.read().split()[0])
-
-    def close(self):
-        subprocess.run([self.ctl, "local", "down", "--dir", self.dir], capture_output=True)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def steady_step(result):

@@ -372,43 +372,68 @@ TEST(MemberTableTest, LocalGroupSkipsDeadMembers) {
 
 // --- gossip --------------------------------------------------------------------------------
 
-TEST(MemberTableTest, GossipAlwaysLeadsWithSelfAndRespectsMax) {
+TEST(MemberTableTest, GossipRespectsMaxAndSendsNoEntryTwice) {
   MemberTable t = ring(1, 20);
-  EXPECT_TRUE(t.gossip(0).empty());
+  EXPECT_TRUE(t.gossip(0, 4, true).empty());
   for (int round = 0; round < 30; ++round) {
-    auto g = t.gossip(5);
+    auto g = t.gossip(5, 4, true);
     ASSERT_EQ(g.size(), 5u);
     EXPECT_EQ(g[0], t.self());
     std::set<std::uint32_t> ids;
     for (const auto& m : g) ids.insert(m.node_id);
     EXPECT_EQ(ids.size(), g.size()) << "no entry twice in one heartbeat";
   }
-  EXPECT_EQ(ring(1, 1).gossip(5).size(), 1u);
+  EXPECT_EQ(ring(1, 1).gossip(5, 4, true).size(), 1u);
+}
+
+// A member's own entry goes out on its first beats (who it is, its arch) and after it changes
+// (a refutation); otherwise only when asked for, now and then.
+TEST(MemberTableTest, GossipCarriesSelfWhenNewOrChangedOrAsked) {
+  MemberTable t = ring(1, 20);
+  for (int r = 0; r < 1 + 2; ++r) {  // ceil(log2(1 + 1)) + 2: the table began with self alone
+    auto g = t.gossip(3, 1, false);
+    ASSERT_FALSE(g.empty());
+    EXPECT_EQ(g[0].node_id, 1u) << "round " << r;
+  }
+  const int rounds = 5 + 2;  // ceil(log2(20 + 1)) + 2
+  for (int i = 0; i < 100; ++i) t.gossip(3, 1, false);  // age out the joins
+  auto quiet = t.gossip(3, 1, false);
+  ASSERT_EQ(quiet.size(), 1u) << "nothing changed: one entry of the rotating slice";
+  EXPECT_NE(quiet[0].node_id, 1u);
+  auto asked = t.gossip(3, 1, true);
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(asked[0], t.self());
+  t.merge(info(1, 1, State::kSuspect), kT0);  // refuted: self carries incarnation 2
+  for (int r = 0; r < rounds; ++r) {
+    auto g = t.gossip(3, 1, false);
+    ASSERT_FALSE(g.empty());
+    EXPECT_EQ(g[0].node_id, 1u);
+    EXPECT_EQ(g[0].incarnation, 2u) << "round " << r;
+  }
+  EXPECT_NE(t.gossip(3, 1, false)[0].node_id, 1u);
 }
 
 TEST(MemberTableTest, GossipSendsRecentChangesFirstForAFewRounds) {
   MemberTable t = ring(1, 20);
-  for (int i = 0; i < 100; ++i) t.gossip(4);  // age out the joins
+  for (int i = 0; i < 100; ++i) t.gossip(4, 1, false);  // age out the joins
   t.merge(info(13, 1, State::kSuspect), kT0);
-  t.merge(info(1, 1, State::kSuspect), kT0);  // refuted: self carries incarnation 2
+  t.merge(info(7, 1, State::kSuspect), kT0);
   const int rounds = 5 + 2;                   // ceil(log2(20 + 1)) + 2
   for (int r = 0; r < rounds; ++r) {
-    auto g = t.gossip(3);
-    ASSERT_EQ(g.size(), 3u);
-    EXPECT_EQ(g[0].incarnation, 2u);
-    EXPECT_EQ(g[1], info(13, 1, State::kSuspect)) << "round " << r;
+    auto g = t.gossip(4, 0, false);
+    ASSERT_EQ(g.size(), 2u) << "the changes, whatever the rotating slice's size";
+    EXPECT_EQ(g[0], info(7, 1, State::kSuspect)) << "round " << r;  // equal age: by id
+    EXPECT_EQ(g[1], info(13, 1, State::kSuspect));
   }
-  int still_first = 0;
-  for (int r = 0; r < 8; ++r) still_first += t.gossip(3)[1].node_id == 13;
-  EXPECT_LE(still_first, 1);  // back in the rotation only
+  EXPECT_TRUE(t.gossip(4, 0, false).empty()) << "spread: back in the rotation only";
 }
 
 TEST(MemberTableTest, GossipEventuallyCoversEveryone) {
   MemberTable t = ring(7, 50);
-  for (int i = 0; i < 200; ++i) t.gossip(6);  // age out the joins
-  std::set<std::uint32_t> seen;
-  for (int round = 0; round < 10; ++round) {  // 49 others, 5 per round
-    for (const auto& m : t.gossip(6)) seen.insert(m.node_id);
+  for (int i = 0; i < 200; ++i) t.gossip(6, 1, false);  // age out the joins
+  std::set<std::uint32_t> seen{7};
+  for (int round = 0; round < 49; ++round) {  // 49 others, one per round
+    for (const auto& m : t.gossip(6, 1, false)) seen.insert(m.node_id);
   }
   EXPECT_EQ(seen.size(), 50u);
 }

@@ -46,6 +46,7 @@ Heartbeat heartbeat() {
                    42,
                    123456789,
                    load(OwnerState::kDraining, 3.25),
+                   true,
                    NodeCounters{1, 2, 3ULL << 33, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17},
                    {member(1, MemberState::kAlive), member(2, MemberState::kSuspect),
                     member(3, MemberState::kDead)},
