@@ -110,7 +110,7 @@ void MembershipService::send_heartbeats() {
   hb.incarnation = table_.self().incarnation;
   hb.load = table_.find(hb.from)->load;
   // What changes every beat goes every beat; what people read, or only repairs a view that the
-  // changes keep up to date, goes on one round in kFullEvery (docs/architecture.md §5.1).
+  // changes keep up to date, goes on one round in kFullEvery (docs/architecture.md §5).
   // The rotating slice goes on every other round: 40 members are all repeated within 8 s.
   const std::uint64_t round = round_++;
   const bool full = round % kFullEvery == 0;
