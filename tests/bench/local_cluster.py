@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 class Cluster:
     """N daemons of one build. `extra`: config keys for every daemon ("key=value"); `driftd`: the
     daemon binary (default: the build's); `http_port`: daemon K serves /metrics on port + K - 1
-    (None: no HTTP endpoint)."""
+    (None: driftctl's default, where it has one)."""
 
     def __init__(self, build, nodes, port, extra=(), env=None, balance="none", driftd=None,
                  http_port=None, timeout=20):
@@ -28,7 +28,9 @@ class Cluster:
         self.http_port = http_port
         args = [self.ctl, "local", "up", "--nodes", str(nodes), "--base-port", str(port),
                 "--dir", self.dir, "--base-config", os.path.join(ROOT, "conf", "local.conf"),
-                "--http-port", str(http_port or 0), "--timeout", str(timeout)]
+                "--timeout", str(timeout)]
+        if http_port:  # named only when wanted: older builds' driftctl does not know it
+            args += ["--http-port", str(http_port)]
         if driftd:
             args += ["--driftd", driftd]
         for k in range(1, nodes + 1):
