@@ -22,9 +22,8 @@ import subprocess
 import sys
 import time
 
-from local_cluster import Cluster, ROOT
+from local_cluster import BUILD, Cluster, ROOT
 
-BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 TLS_RECORD_BYTES = 22
 COUNTERS = [f"drift_{kind}_{way}_bytes_total" for kind in ("heartbeat", "balance")
             for way in ("sent", "received")]

@@ -1,16 +1,23 @@
 """A local drift cluster for the Python benchmarks: N daemons of one build on 127.0.0.1, started
 and stopped with that build's own `driftctl local`, and jobs run on it with `driftctl run --json`.
-Shared by worker_bench.py and heartbeat_bench.py."""
+Shared by worker_bench.py, heartbeat_bench.py and mpi_bench.py."""
 
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
+
+
+def steady_step(step_s):
+    """A job's steady step time: the median of its steps after the first tenth."""
+    return statistics.median(step_s[len(step_s) // 10:])
 
 
 class Cluster:

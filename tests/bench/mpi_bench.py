@@ -27,15 +27,10 @@ import subprocess
 import sys
 import tempfile
 
-from local_cluster import Cluster, ROOT
+from local_cluster import BUILD, Cluster, ROOT, steady_step
 
-BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 KERNEL = ["apps/heat2d/jacobi_kernel.cc", "apps/heat2d/initial_condition.cc",
           "apps/heat2d/checksum.cc"]
-
-
-def steady_step(step_s):
-    return statistics.median(step_s[len(step_s) // 10:])
 
 
 def build_mpi(out_dir):

@@ -31,10 +31,8 @@ import sys
 import tempfile
 import time
 
-from local_cluster import Cluster
+from local_cluster import BUILD, Cluster, ROOT, steady_step
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 BASELINE = "a358272"  # the last commit with applications inside driftd
 BASELINE_DIR = os.path.join(ROOT, "build-baseline")
 
@@ -59,16 +57,11 @@ def build_baseline():
     return out
 
 
-def steady_step(result):
-    steps = result["step_s"]
-    return statistics.median(steps[len(steps) // 10:])
-
-
 def heat2d(build, size, steps, tasks, port):
     c = Cluster(build, 4, port)
     try:
         r = c.run("heat2d", "--size", f"{size}x{size}", "--steps", str(steps), "--tasks", str(tasks))
-        return steady_step(r), r["checksum"]
+        return steady_step(r["step_s"]), r["checksum"]
     finally:
         c.close()
 

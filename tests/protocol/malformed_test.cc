@@ -175,6 +175,9 @@ TEST(Malformed, BoolOtherThanZeroOrOne) {
   Body je = golden_body("job_end");
   je.bytes.at(9) = 0x80;  // flag, job, then `failed`
   EXPECT_EQ(decode_error(je), "bad JobEnd body: bool value 128 is neither 0 nor 1");
+  Body hb = golden_body("heartbeat");
+  hb.bytes.at(1 + 4 + 8 + 8 + 45) = 3;  // flag, from, inc, seq, load, then has_counters
+  EXPECT_EQ(decode_error(hb), "bad Heartbeat body: bool value 3 is neither 0 nor 1");
 }
 
 TEST(Malformed, TrailingBytes) {
