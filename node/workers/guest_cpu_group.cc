@@ -3,10 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "node/workers/cgroup_fs.h"
@@ -45,6 +48,26 @@ Status delegate_cpu(const std::string& own) {
   return Status::ok();
 }
 
+// The guests' groups of daemons of this machine that were killed before they could remove
+// theirs: "drift-<node>-<pid>-guests" in `own` whose pid runs no more. Their workers died with
+// them (PR_SET_PDEATHSIG); anything still inside is killed.
+void remove_leftovers(const std::string& own) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(own, ec)) {
+    const std::string name = entry.path().filename().string();
+    unsigned node = 0;
+    int pid = 0, end = 0;
+    if (std::sscanf(name.c_str(), "drift-%u-%d-guests%n", &node, &pid, &end) != 2 ||
+        static_cast<std::size_t>(end) != name.size() || pid <= 0 || !entry.is_directory(ec)) {
+      continue;
+    }
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to know
+    spdlog::info("removing {}, left behind by a daemon that is gone", entry.path().string());
+    cgroup_fs::kill_all(entry.path().string());
+    cgroup_fs::remove_dir(entry.path().string());
+  }
+}
+
 }  // namespace
 
 Result<std::shared_ptr<GuestCpuGroup>> GuestCpuGroup::make(const std::string& name) {
@@ -59,6 +82,7 @@ Result<std::shared_ptr<GuestCpuGroup>> GuestCpuGroup::make(const std::string& na
   if (::access(own->c_str(), W_OK) != 0) {
     return Status::error("cannot make cgroups in " + *own + ": " + why());
   }
+  remove_leftovers(*own);
   const std::string dir = *own + "/" + name;
   if (!make_dir(dir)) return Status::error("cannot make " + dir + ": " + why());
   // The lowest weight there is: cpu.idle (kernel 5.15+, v1 and v2) schedules the group like

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -363,7 +364,22 @@ namespace drift::test {
 namespace {
 
 TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
+  // The guests' group a daemon killed with SIGKILL left behind (its pid runs no more), in the
+  // cgroup our daemon will run in: the daemon removes it when it starts.
+  const std::string own_group = cpu_cgroup_of(::getpid());
+  const fs::path cpu_mount = fs::exists("/sys/fs/cgroup/cpu/cgroup.procs") ? "/sys/fs/cgroup/cpu"
+                                                                           : "/sys/fs/cgroup";
+  pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ASSERT_GT(gone, 0);
+  ::waitpid(gone, nullptr, 0);
+  const fs::path leftover =
+      cpu_mount / (own_group == "/" ? "" : own_group.substr(1)) /
+      ("drift-9-" + std::to_string(gone) + "-guests");
+  std::error_code ec;
+  const bool made_leftover = fs::create_directory(leftover, ec);
   ASSERT_NO_FATAL_FAILURE(start(1, 38));
+  if (made_leftover) EXPECT_FALSE(fs::exists(leftover)) << leftover << " was left in place";
   const pid_t daemon = cluster().pid(1);
   const std::string daemon_group = cpu_cgroup_of(daemon);
   const std::string guests = "/drift-1-" + std::to_string(daemon) + "-guests";
