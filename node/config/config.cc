@@ -118,10 +118,12 @@ void apply_owner(Applier& a, OwnerSettings& o) {
 // their executables come from.
 void apply_worker(Applier& a, WorkerSettings& w) {
   std::string sched_idle = w.sched_idle ? "true" : "false";
+  std::string huge_pages = w.huge_pages ? "true" : "false";
   std::uint64_t nice = static_cast<std::uint64_t>(w.nice);
   a.text("worker.user", false, w.user)
       .whole("worker.nice", 0, 19, nice)
       .one_of("worker.sched_idle", {"true", "false"}, sched_idle)
+      .one_of("worker.huge_pages", {"true", "false"}, huge_pages)
       .memory_share("worker.memory_limit", w.memory_limit)
       .words("worker.launcher", w.launcher)
       .path_list("worker.apps_path", w.apps_path)
@@ -131,6 +133,7 @@ void apply_worker(Applier& a, WorkerSettings& w) {
       .millis("worker.query_timeout_ms", 100, 10 * kOneMinuteMs, w.query_timeout);
   w.nice = static_cast<int>(nice);
   w.sched_idle = sched_idle == "true";
+  w.huge_pages = huge_pages == "true";
 }
 
 Status apply(const Sources& src, NodeConfig& c) {

@@ -168,6 +168,12 @@ std::vector<KeySpec> key_specs() {
       {"worker.nice", "N", "workers' nice value, 0..19" + dflt(std::to_string(d.worker.nice))},
       {"worker.sched_idle", "BOOL",
        "workers run under SCHED_IDLE: CPU only when no other program wants it" + dflt("true")},
+      {"worker.huge_pages", "BOOL",
+       "workers' malloc asks for transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1; "
+       "glibc 2.35+, the kernel's THP mode madvise or always): large task states are faulted in "
+       "and freed in a fraction of the kernel time, which on a node under a CPU quota is billed "
+       "to the whole node, daemon included" +
+           dflt("true")},
       {"worker.memory_limit", "BYTES|N%",
        "memory one worker may use, in bytes or as a share of the machine's; 0 = no limit; a "
        "memory cgroup where driftd may make one, else RLIMIT_AS" +

@@ -17,6 +17,9 @@ struct WorkerSettings {
   std::string user = "auto";
   int nice = 19;            // 0..19
   bool sched_idle = true;   // SCHED_IDLE: CPU only when nothing else wants it
+  // glibc's malloc asks for transparent huge pages (glibc.malloc.hugetlb=1): large states are
+  // faulted in and freed in a fraction of the kernel time.
+  bool huge_pages = true;
   // Memory a worker may use: bytes, or a share of the machine's memory ("50%"); 0 = no limit.
   // A memory cgroup where driftd may make one, else RLIMIT_AS.
   std::string memory_limit = "50%";

@@ -244,6 +244,12 @@ ChildPlan plan_for(const LaunchSpec& spec, const Containment& c, int binary_fd) 
   plan.argv.push_back(nullptr);
   static const char* const kBase[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/"};
   for (const char* e : kBase) plan.envp.push_back(const_cast<char*>(e));
+  // glibc (2.35+) then asks for transparent huge pages for what malloc maps: a 500 MB state
+  // is freed in ~1 ms of kernel time instead of ~16 (on a node under a CPU quota the kernel
+  // bills that time to the whole node afterwards, and its daemon stops with it), and a stencil's
+  // arrays take fewer page faults and TLB misses. Older glibcs ignore it.
+  static const char kHugePages[] = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
+  if (c.huge_pages) plan.envp.push_back(const_cast<char*>(kHugePages));
   for (char** e = environ; *e; ++e) {
     if (kept_variable(*e)) plan.envp.push_back(*e);
   }
@@ -322,6 +328,7 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
                                      const std::string& tag) {
   Containment c;
   c.nice = s.nice;
+  c.huge_pages = s.huge_pages;
   c.sched_idle = s.sched_idle;
   auto limit = memory_limit_bytes(s.memory_limit, memory_bytes);
   if (!limit) return limit.status();

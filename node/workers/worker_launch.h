@@ -31,6 +31,7 @@ struct Containment {
   std::string user;  // for the log: "nobody (65534)"
   int nice = 19;
   bool sched_idle = true;
+  bool huge_pages = true;  // GLIBC_TUNABLES=glibc.malloc.hugetlb=1 in its environment
   std::uint64_t memory_limit = 0;       // bytes; 0: none
   std::optional<MemoryCgroups> cgroups;  // else RLIMIT_AS
   std::shared_ptr<GuestCpuGroup> cpu_group;  // none: nice and SCHED_IDLE alone

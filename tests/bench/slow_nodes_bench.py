@@ -61,11 +61,12 @@ class Row:
     def slowest(self):
         return min(self.cpu.values()) if self.cpu else 1.0
 
-    def scenario(self):
-        """The scenario file's text."""
+    def scenario(self, settings=()):
+        """The scenario file's text; `settings`: more "key=value" config for every daemon."""
         lines = [f"# {self.name}", "[cluster]", f"nodes = {self.nodes}",
                  f"base_config = {DETECTORS[self.detector]}", "set = balance.strategy=none",
                  "set = checkpoint.interval_ms=5000", "cpu_period = 20ms"]
+        lines += [f"set = {kv}" for kv in settings]
         for k, cores in sorted(self.cpu.items()):
             lines.append(f"cpu = {k}:{cores}")
         tasks = self.nodes if self.kills else 1
@@ -135,11 +136,11 @@ def matrix(quick, long_run):
     return rows
 
 
-def run_row(row, port, workdir):
+def run_row(row, port, workdir, settings=()):
     path = os.path.join(workdir, row.name.replace(" ", "_").replace(",", "").replace("/", "") +
                         ".scn")
     with open(path, "w") as f:
-        f.write(row.scenario())
+        f.write(row.scenario(settings))
     env = dict(os.environ, DRIFT_APPS_PATH=APPS)
     r = subprocess.run([CTL, "fault", "run", path, "--json", "--base-port", str(port)],
                        text=True, capture_output=True, env=env,
@@ -189,7 +190,8 @@ def summarize(row, report):
 def markdown(results, args):
     out = ["# Slow nodes under real CPU quotas (issue: a slow PC is not a dead PC)", "",
            f"`python3 tests/bench/slow_nodes_bench.py{' --quick' if args.quick else ''}"
-           f"{' --long' if args.long else ''}` on "
+           f"{' --long' if args.long else ''}"
+           f"{''.join(' --set ' + kv for kv in args.set)}` on "
            f"{datetime.date.today().isoformat()}, {platform.node()}, {os.cpu_count()} cores; "
            "each daemon in a cgroup of its own (20 ms period), a ballast task moved between the "
            "slow nodes every 20 s, checkpoints every 5 s. *late*: heartbeats received more than "
@@ -230,6 +232,9 @@ def main():
     ap.add_argument("--long", action="store_true", help="add the 10-minute job")
     ap.add_argument("--only", help="run only rows whose name contains this")
     ap.add_argument("--port", type=int, default=18500, help="base port of the daemons")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="config for every daemon of every row (repeatable), e.g. "
+                         "worker.huge_pages=false")
     ap.add_argument("--out", default=os.path.join(ROOT, "tests", "bench", "results",
                                                   "slow-nodes.md"))
     args = ap.parse_args()
@@ -240,7 +245,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="drift-slow-") as workdir:
         for i, row in enumerate(rows):
             print(f"[{i + 1}/{len(rows)}] {row.name} (about {row.seconds} s)...", flush=True)
-            summary = summarize(row, run_row(row, args.port, workdir))
+            summary = summarize(row, run_row(row, args.port, workdir, args.set))
             results.append(summary)
             print("   ", json.dumps({k: v for k, v in summary.items() if k != "moves"}),
                   flush=True)

@@ -396,6 +396,7 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
     std::string group;
     int policy = -1;
     int nice = 0;
+    std::set<std::string> environment;
   } seen;
   JobSpec spec = ctl::job_spec("heat2d", 2, 200, {{"size", "256x256"}});
   auto connection = connect(1);
@@ -411,6 +412,10 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
         seen.policy = ::sched_getscheduler(seen.pid);
         errno = 0;
         seen.nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(seen.pid));
+        std::ifstream environ_file("/proc/" + std::to_string(seen.pid) + "/environ");
+        for (std::string entry; std::getline(environ_file, entry, '\0');) {
+          seen.environment.insert(entry);
+        }
       },
       ctl::Clock::now() + std::chrono::seconds(60));
   ASSERT_TRUE(end.is_ok()) << end.error();
@@ -420,6 +425,9 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
   EXPECT_TRUE(seen.group.find(guests) != std::string::npos) << seen.group;
   EXPECT_EQ(seen.policy, SCHED_IDLE);
   EXPECT_EQ(seen.nice, 19);
+  // worker.huge_pages (default true): glibc's malloc asks for transparent huge pages.
+  EXPECT_TRUE(seen.environment.count("GLIBC_TUNABLES=glibc.malloc.hugetlb=1"))
+      << "the worker's environment has no GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
   std::ifstream idle(guests_dir / "cpu.idle"), shares(guests_dir / "cpu.shares");
   int idle_value = 0, shares_value = 0;
   idle >> idle_value;
