@@ -61,9 +61,8 @@ void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
 
 void apply_test_hooks(Applier& a, NodeConfig& c) {
   NodeConfig::TestHooks& t = c.test;
-  std::string hooks = "false", plaintext = "false";
-  a.one_of("test.hooks", {"true", "false"}, hooks)
-      .one_of("test.plaintext", {"true", "false"}, plaintext)
+  a.flag("test.hooks", t.hooks)
+      .flag("test.plaintext", t.plaintext)
       .real("test.drop_frames", 0, true, t.drop_frames)
       .check(t.drop_frames <= 1, "test.drop_frames", "must be <= 1")
       .real("test.duplicate_frames", 0, true, t.duplicate_frames)
@@ -74,8 +73,7 @@ void apply_test_hooks(Applier& a, NodeConfig& c) {
       .check(t.arch.empty() || known_arch(t.arch), "test.arch",
              "must be an architecture drift knows (x86_64, i386, s390x, aarch64, armhf, ppc64el, "
              "riscv64)");
-  t.plaintext = plaintext == "true";
-  t.hooks = hooks == "true" || t.drop_frames > 0 || t.duplicate_frames > 0 || t.delay_frames_ms > 0;
+  t.hooks = t.hooks || t.drop_frames > 0 || t.duplicate_frames > 0 || t.delay_frames_ms > 0;
 }
 
 // [owner]: thresholds in seconds (fractions allowed) and load per core; the checks keep the
@@ -83,8 +81,7 @@ void apply_test_hooks(Applier& a, NodeConfig& c) {
 void apply_owner(Applier& a, OwnerSettings& o) {
   using K = OwnerPolicyKind;
   OwnerPolicyParams& p = o.policy;
-  const std::vector<std::string> flag = {"true", "false"};
-  std::string sessions = "true", devices = "true", load = "true", users;
+  std::string users;
   a.named("owner.policy", {K::kDesktop, K::kImmediate, K::kNever}, p.kind)
       .real("owner.start_idle", 0, true, p.start_idle_s)
       .real("owner.start_load", 0, true, p.start_load)
@@ -95,9 +92,9 @@ void apply_owner(Applier& a, OwnerSettings& o) {
       .real("owner.max_suspend", 0, true, p.max_suspend_s)
       .real("owner.vacate_deadline", 0, false, o.vacate_deadline_s)
       .millis("owner.poll_ms", 10, kOneMinuteMs, o.poll)
-      .one_of("owner.sessions", flag, sessions)
-      .one_of("owner.input_devices", flag, devices)
-      .one_of("owner.load", flag, load)
+      .flag("owner.sessions", o.inputs.sessions)
+      .flag("owner.input_devices", o.inputs.input_devices)
+      .flag("owner.load", o.inputs.load)
       .path("owner.activity_file", true, o.inputs.activity_file)
       .path("owner.socket", true, o.socket)
       .text("owner.group", true, o.group)
@@ -108,22 +105,17 @@ void apply_owner(Applier& a, OwnerSettings& o) {
             "owner.suspend_idle", p.suspend_idle_s)
       .rule(p.continue_idle_s >= p.suspend_idle_s, "owner.continue_idle", p.continue_idle_s,
             ">=", "owner.suspend_idle", p.suspend_idle_s);
-  o.inputs.sessions = sessions == "true";
-  o.inputs.input_devices = devices == "true";
-  o.inputs.load = load == "true";
   for (const std::string& name : comma_list(users)) o.users.insert(name);
 }
 
 // [worker]: the user, priority and memory of the processes that run applications, and where
 // their executables come from.
 void apply_worker(Applier& a, WorkerSettings& w) {
-  std::string sched_idle = w.sched_idle ? "true" : "false";
-  std::string huge_pages = w.huge_pages ? "true" : "false";
   std::uint64_t nice = static_cast<std::uint64_t>(w.nice);
   a.text("worker.user", false, w.user)
       .whole("worker.nice", 0, 19, nice)
-      .one_of("worker.sched_idle", {"true", "false"}, sched_idle)
-      .one_of("worker.huge_pages", {"true", "false"}, huge_pages)
+      .flag("worker.sched_idle", w.sched_idle)
+      .flag("worker.huge_pages", w.huge_pages)
       .memory_share("worker.memory_limit", w.memory_limit)
       .words("worker.launcher", w.launcher)
       .path_list("worker.apps_path", w.apps_path)
@@ -132,17 +124,14 @@ void apply_worker(Applier& a, WorkerSettings& w) {
       .millis("worker.stop_grace_ms", 0, kOneMinuteMs, w.stop_grace)
       .millis("worker.query_timeout_ms", 100, 10 * kOneMinuteMs, w.query_timeout);
   w.nice = static_cast<int>(nice);
-  w.sched_idle = sched_idle == "true";
-  w.huge_pages = huge_pages == "true";
 }
 
 Status apply(const Sources& src, NodeConfig& c) {
   constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
   constexpr std::uint64_t kMinute = 60'000, kTenMinutes = 600'000;
   Applier a(src, c);
-  std::string accept = "true", revoked;
+  std::string revoked;
   double keep_days = static_cast<double>(c.keep_results.count()) / 86400;
-  std::string disk = c.checkpoint.disk ? "true" : "false";
   a.require("node.id").require("cluster.secret_file");
   a.whole("node.id", 1, kMaxU32, c.node_id)
       .text("node.name", false, c.name)
@@ -151,7 +140,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .path("node.data_dir", false, c.data_dir)
       .whole("node.workers", 0, 1024, c.workers)
       .real("node.capacity", 0, true, c.capacity)
-      .one_of("node.accept_tasks", {"true", "false"}, accept)
+      .flag("node.accept_tasks", c.accept_tasks)
       .whole("node.inline_handler_us", 0, 10'000, c.inline_handler_us)
       .whole("node.memory_limit", 0, std::uint64_t{1} << 62, c.memory_limit)
       .whole("migration.chunk_bytes", 4096, 64u << 20, c.chunk_bytes)
@@ -176,7 +165,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("checkpoint.every_steps", 0, kMaxU32, c.checkpoint.every_steps)
       .millis("checkpoint.interval_ms", 0, kTenMinutes * 6, c.checkpoint.interval)
       .millis("checkpoint.stall_ms", 0, kTenMinutes * 6, c.checkpoint.stall)
-      .one_of("checkpoint.disk", {"true", "false"}, disk)
+      .flag("checkpoint.disk", c.checkpoint.disk)
       .millis("checkpoint.disk_wait_ms", 1, kTenMinutes * 6, c.checkpoint.disk_wait)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
@@ -221,8 +210,6 @@ Status apply(const Sources& src, NodeConfig& c) {
   a.check(c.chunk_bytes + 1024 <= c.max_frame_bytes, "migration.chunk_bytes",
           "must leave 1024 bytes of room below net.max_frame_bytes (" +
               std::to_string(c.max_frame_bytes) + ")");
-  c.accept_tasks = accept == "true";
-  c.checkpoint.disk = disk == "true";
   if (c.name.empty()) c.name = host_name();
   return a.status();
 }

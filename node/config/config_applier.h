@@ -197,6 +197,14 @@ class Applier {
     return *this;
   }
 
+  // A BOOL key: true or false, nothing else.
+  Applier& flag(const char* key, bool& out) {
+    std::string text = out ? "true" : "false";
+    one_of(key, {"true", "false"}, text);
+    out = text == "true";
+    return *this;
+  }
+
   Applier& seeds(const char* key, std::vector<Endpoint>& out) {
     if (!ok() || !src_.vm.count(key)) return *this;
     for (const auto& value : src_.vm[key].as<std::vector<std::string>>()) {

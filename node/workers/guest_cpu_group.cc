@@ -53,12 +53,14 @@ Status delegate_cpu(const std::string& own) {
 // them (PR_SET_PDEATHSIG); anything still inside is killed.
 void remove_leftovers(const std::string& own) {
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(own, ec)) {
+  // Groups come and go while we look (other daemons start and stop): increment(ec), never a throw.
+  for (std::filesystem::directory_iterator it(own, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::filesystem::directory_entry& entry = *it;
     const std::string name = entry.path().filename().string();
     unsigned node = 0;
-    int pid = 0, end = 0;
-    if (std::sscanf(name.c_str(), "drift-%u-%d-guests%n", &node, &pid, &end) != 2 ||
-        static_cast<std::size_t>(end) != name.size() || pid <= 0 || !entry.is_directory(ec)) {
+    int pid = 0, consumed = 0;
+    if (std::sscanf(name.c_str(), "drift-%u-%d-guests%n", &node, &pid, &consumed) != 2 ||
+        static_cast<std::size_t>(consumed) != name.size() || pid <= 0) {
       continue;
     }
     if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to know

@@ -586,5 +586,20 @@ TEST_F(ConfigTest, BadOwnerValues) {
            {"owner.continue_idle = 1", ">= owner.suspend_idle = 2"});
 }
 
+TEST_F(ConfigTest, WorkerFlagsAreReadAndChecked) {
+  const NodeConfig d = config_of(parse_file(kMinimal));
+  EXPECT_TRUE(d.worker.huge_pages);
+  EXPECT_TRUE(d.worker.sched_idle);
+  const NodeConfig c =
+      config_of(parse_file(std::string(kMinimal) + "[worker]\nhuge_pages = false\n",
+                           {"--worker.sched_idle=false"}));
+  EXPECT_FALSE(c.worker.huge_pages);
+  EXPECT_FALSE(c.worker.sched_idle);
+  error_of(parse_file(kMinimal, {"--worker.huge_pages=yes"}),
+           {"worker.huge_pages = 'yes' (command line)", "must be one of true, false"});
+  error_of(parse_file(std::string(kMinimal) + "[worker]\nsched_idle = 1\n"),
+           {"worker.sched_idle = '1'", at(6), "must be one of true, false"});
+}
+
 }  // namespace
 }  // namespace drift
