@@ -3,6 +3,7 @@
 
 #include "ctl/fault_cpu_hogs.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -137,6 +138,18 @@ Status CpuQuotas::add(int k, pid_t pid) {
   return write_file(fs::path(dir(k)) / "cgroup.procs", std::to_string(pid));
 }
 
+// The hog runs where the node's daemon may (node.cpu binds a daemon under a small quota to one
+// CPU): the owner's program competes with it for that CPU as on a PC of its own.
+void CpuQuotas::share_cpus(int k, pid_t hog) const {
+  std::ifstream procs(fs::path(dir(k)) / "cgroup.procs");
+  pid_t daemon = 0;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (procs >> daemon && ::sched_getaffinity(daemon, sizeof set, &set) == 0) {
+    ::sched_setaffinity(hog, sizeof set, &set);  // best effort: unbound, it still hogs
+  }
+}
+
 Status CpuQuotas::hog(int k) {
   if (!limits(k)) {
     return Status::error("hog " + std::to_string(k) + ": node " + std::to_string(k) +
@@ -145,6 +158,7 @@ Status CpuQuotas::hog(int k) {
   auto pid = spawn_spinner();
   if (!pid) return Status::error("hog: " + pid.error());
   hogs_[k].push_back(*pid);
+  share_cpus(k, *pid);
   return add(k, *pid);
 }
 

@@ -52,6 +52,7 @@ class CpuQuotas {
   CpuQuotas(std::string root, bool v2, std::map<int, double> cores);
   std::string dir(int k) const;
   Status add(int k, pid_t pid);
+  void share_cpus(int k, pid_t hog) const;
 
   std::string root_;
   bool v2_ = false;

@@ -8,6 +8,8 @@
 
 #include "node/config/config.h"
 #include "node/daemon.h"
+#include "node/machine/cpu_pin.h"
+#include "node/machine/cpu_quota.h"
 #include "node/service/log.h"
 #include "node/workers/worker_launch.h"
 
@@ -25,6 +27,26 @@ void keep_large_buffers() {
   mallopt(M_TRIM_THRESHOLD, keep);
 }
 
+// node.cpu (machine/cpu_pin.h): done before any thread starts, so that every thread and worker
+// inherits it. What was done, for the log; an error names the setting.
+drift::Result<std::string> bind_cpu(const drift::NodeConfig& config) {
+  const auto setting = drift::parse_cpu_setting(config.cpu);  // checked with the config
+  if (!setting) return drift::Status::error("node.cpu = '" + config.cpu + "' is not a CPU");
+  const auto quota = drift::cpu_quota_cores();
+  auto cpu = drift::choose_cpu(*setting, quota, drift::allowed_cpus(), config.node_id);
+  if (!cpu) return drift::Status::error("node.cpu = " + config.cpu + " (" + config.where("node.cpu") +
+                                        "): " + cpu.error());
+  if (!*cpu) return std::string();
+  if (auto st = drift::pin_this_process(**cpu); !st) {
+    return drift::Status::error(st.message() + " (node.cpu = " + config.cpu + ", " +
+                                config.where("node.cpu") + ")");
+  }
+  return "runs on CPU " + std::to_string(**cpu) +
+         (quota && *quota < 1 ? " (its cgroup allows it " + fmt::format("{:.2f}", *quota) +
+                                    " core; node.cpu = " + config.cpu + ")"
+                              : " (node.cpu = " + config.cpu + ")");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -39,6 +61,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto& config = std::get<drift::NodeConfig>(parsed);
+  const auto bound = bind_cpu(config);
+  if (!bound) {
+    std::cerr << "driftd: " << bound.error() << "\n";
+    return 2;
+  }
   if (auto st = drift::setup_logging(config.log_level, config.log_file, config.name); !st) {
     std::cerr << "driftd: " << st.message() << " (" << config.where("log.file") << ")\n";
     return 2;
@@ -54,6 +81,7 @@ int main(int argc, char** argv) {
     std::cerr << "driftd: " << containment.error() << " (" << config.where("worker.user") << ")\n";
     return 2;
   }
+  if (!bound->empty()) spdlog::info("{}", *bound);
   spdlog::info("{}", containment->summary);
   try {
     drift::Daemon daemon(std::move(config), *containment);

@@ -3,6 +3,7 @@
 #include "node/config/config_applier.h"
 #include "node/config/config_keys.h"
 #include "node/config/config_sources.h"
+#include "node/machine/cpu_pin.h"
 #include "node/net/access_token.h"
 #include "node/workers/machine_arch.h"
 
@@ -143,6 +144,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .flag("node.accept_tasks", c.accept_tasks)
       .whole("node.inline_handler_us", 0, 10'000, c.inline_handler_us)
       .whole("node.memory_limit", 0, std::uint64_t{1} << 62, c.memory_limit)
+      .text("node.cpu", false, c.cpu)
       .whole("migration.chunk_bytes", 4096, 64u << 20, c.chunk_bytes)
       .millis("migration.pointer_ttl_ms", 1, 3'600'000, c.pointer_ttl)
       .text("cluster.name", false, c.cluster_name)
@@ -196,6 +198,8 @@ Status apply(const Sources& src, NodeConfig& c) {
             "is needed too: member certificates need cluster.tls_ca, cluster.tls_cert and "
             "cluster.tls_key");
   }
+  a.check(parse_cpu_setting(c.cpu).has_value(), "node.cpu",
+          "must be auto, any or a CPU's number (0, 1, ...)");
   a.check(c.reconnect_max >= c.reconnect_min, "net.reconnect_max_ms",
           "must be >= net.reconnect_min_ms (" + millis_text(c.reconnect_min) + ")")
       .one_of("log.level", {"trace", "debug", "info", "warn", "error"}, c.log_level)

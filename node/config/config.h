@@ -32,6 +32,7 @@ struct NodeConfig {
   bool accept_tasks = true;   // take migrating tasks from other nodes
   std::uint32_t inline_handler_us = 50;  // handlers this short may run on the network thread
   std::uint64_t memory_limit = 0;  // bytes of incoming task state accepted; 0 = half of free
+  std::string cpu = "auto";        // node.cpu: auto, any or a CPU's number (machine/cpu_pin.h)
   std::uint32_t chunk_bytes = 1u << 20;  // task state travels in chunks of this size
   std::chrono::milliseconds pointer_ttl{30000};  // unused forwarding pointers are dropped
   std::string cluster_name = "drift";

@@ -39,6 +39,11 @@ std::vector<KeySpec> key_specs() {
            dflt(std::to_string(d.inline_handler_us))},
       {"node.memory_limit", "BYTES",
        "incoming task state accepted, 0 = half the free memory" + dflt("0")},
+      {"node.cpu", "auto|any|N",
+       "the CPU the daemon and its workers run on: auto = one CPU (the (node.id-1)-th allowed, "
+       "round robin) when its cgroup allows it less than one core, so its network thread keeps "
+       "ahead of its computing workers inside the quota; any = wherever the kernel puts them; "
+       "N = CPU N" + dflt(d.cpu)},
       {"migration.chunk_bytes", "BYTES",
        "task state is sent in chunks of this size" + dflt(std::to_string(d.chunk_bytes))},
       {"migration.pointer_ttl_ms", "MS",
