@@ -120,6 +120,18 @@ void add_checks(const FaultRunRecord& r, FaultAnalysis& a) {
           std::to_string(right) + " of " + std::to_string(r.jobs.size()) + " jobs correct" +
               (wrong.empty() ? "" : ": " + wrong));
   }
+  if (e.max_recoveries) {
+    std::uint32_t most = 0;
+    std::string which;
+    for (const auto& j : r.jobs) {
+      if (j.recoveries >= most) {
+        most = j.recoveries;
+        which = j.plan.app + " " + std::to_string(j.recoveries);
+      }
+    }
+    check("recoveries per job <= " + std::to_string(*e.max_recoveries), most <= *e.max_recoveries,
+          which.empty() ? "no job" : which);
+  }
   check("false deaths <= " + std::to_string(e.max_false_deaths),
         static_cast<int>(a.false_deaths.size()) <= e.max_false_deaths,
         std::to_string(a.false_deaths.size()) + " seen");

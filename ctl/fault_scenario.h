@@ -78,6 +78,7 @@ struct FaultExpectations {
   std::optional<bool> faulted_declared_dead;  // every faulted node declared dead (or none was)
   std::optional<double> max_detection_s;
   std::optional<std::uint64_t> max_steps_recomputed;  // per recovery (JobNotice)
+  std::optional<std::uint32_t> max_recoveries;        // per job, whatever caused them
   std::optional<double> max_stall_s;  // the longest gap between a node's membership rounds
   // Of the heartbeats a node received, the share that came more than two intervals after the
   // previous one from the same member (p99 <= 2 intervals: at most 0.01).

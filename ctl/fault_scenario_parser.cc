@@ -300,6 +300,11 @@ class Reader {
       if (n) e.max_steps_recomputed = static_cast<std::uint64_t>(*n);
       return n.status();
     }
+    if (k == "max_recoveries") {
+      auto n = parse_count(k, v, 0, 1 << 20);
+      if (n) e.max_recoveries = static_cast<std::uint32_t>(*n);
+      return n.status();
+    }
     if (k == "max_detection") {
       auto d = parse_duration(v);
       if (!d) return Status::error(k + " = '" + v + "': " + d.error());
@@ -319,8 +324,8 @@ class Reader {
     }
     return Status::error("unknown key '" + k +
                          "' in [expect] (correct, max_false_suspicions, max_false_deaths, "
-                         "faulted_declared_dead, max_detection, max_steps_recomputed, max_stall, "
-                         "max_late_heartbeats)");
+                         "faulted_declared_dead, max_detection, max_steps_recomputed, max_recoveries, "
+                         "max_stall, max_late_heartbeats)");
   }
 
   Status fault(const std::string& s) {

@@ -292,7 +292,8 @@ void Daemon::send_frame(std::uint32_t node_id, Frame frame, bool bulk) {
 }
 
 // Every second: re-ask homes for messages waiting too long, drop unused forwarding pointers, tell
-// the roots of the jobs whose tasks ran here that they did (JobActivity).
+// the roots of the jobs whose tasks ran here, or whose state moved in or out or came from their
+// worker lately, that they did (JobActivity).
 void Daemon::sweep() {
   const LoopHold hold("the daemon's sweep");
   for (const auto& e : unknown_peers_.expire(std::chrono::steady_clock::now())) {
@@ -305,6 +306,13 @@ void Daemon::sweep() {
     }
   }
   router_.sweep(std::chrono::steady_clock::now(), config_.pointer_ttl);
+  const auto now = std::chrono::steady_clock::now();
+  // State on its way counts while a piece of it came within checkpoint.stall_ms: a slow node
+  // takes in chunks in bursts between throttled periods, a lost one stops them for good.
+  const auto window = config_.checkpoint.stall.count() > 0 ? config_.checkpoint.stall
+                                                           : std::chrono::milliseconds(30000);
+  active_jobs_.merge(migration_.moving_jobs(now - window));
+  active_jobs_.merge(host_.jobs_sending_state(now - window));
   for (const auto& [job, to] : active_jobs_) send_to_node(to.first, JobActivity{job, to.second});
   active_jobs_.clear();
   end_orphans(std::chrono::steady_clock::now());

@@ -76,6 +76,20 @@ std::vector<TaskId> MigrationService::moving_tasks() const {
   return out;
 }
 
+std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> MigrationService::moving_jobs(
+    Clock::time_point since) const {
+  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> out;
+  for (const auto& [task, move] : outgoing_) {
+    if (move.went_on < since) continue;
+    if (auto info = host_.job_info(task.job)) out[task.job] = {info->root, info->generation};
+  }
+  for (const auto& [task, in] : incoming_) {
+    // Every chunk in, its worker loads it (at a twentieth of a core, seconds for 64 MB).
+    if (in.went_on >= since || in.installing) out[task.job] = {in.offer.root, in.offer.generation};
+  }
+  return out;
+}
+
 std::vector<TaskId> MigrationService::leaving_tasks() const {
   std::vector<TaskId> out;
   const Clock::time_point reserved = Clock::now() - params_.reservation_grace;
@@ -142,6 +156,7 @@ void MigrationService::on_sized(TaskId task, std::uint64_t attempt, std::uint64_
   out->state_bytes = bytes;
   out->offered = true;
   out->sized = Clock::now();
+  out->went_on = out->sized;
   spdlog::debug("migration of {}: {} bytes to write, offered after {:.3f} ms", task_name(task),
                 bytes, ms_since(out->began));
   MigrationOffer offer{task,
@@ -162,6 +177,7 @@ void MigrationService::on_piece(TaskId task, std::uint64_t attempt, std::uint32_
                                 BufferPool::Ptr piece) {
   Outgoing* out = outgoing(task, attempt);
   if (!out) return;
+  out->went_on = Clock::now();
   const std::size_t front = chunk_frame_prefix();
   const std::vector<std::uint8_t> prefix =
       encode_prefix(MigrationChunk{task, out->epoch, index, {}}, piece->size - front);
@@ -198,6 +214,7 @@ void MigrationService::on_answer(const MigrationAnswer& answer, std::uint32_t fr
   spdlog::debug("migration of {}: accepted after {:.3f} ms, {} chunks written by then",
                 task_name(answer.task), ms_since(out.began), out.early.size());
   out.accepted = true;
+  out.went_on = Clock::now();
   for (Frame& frame : out.early) messenger_.send_frame(from, std::move(frame));
   out.early.clear();
 }
@@ -301,7 +318,7 @@ void MigrationService::on_offer(const MigrationOffer& offer, std::uint32_t from)
   }
   Incoming in{offer, from, ++attempts_,
               StateAssembler(offer.state_bytes, offer.chunks, params_.chunk_bytes), nullptr, false,
-              Clock::now()};
+              Clock::now(), Clock::now()};
   if (offer.chunks >= kStreamingChunks) {
     in.stream = std::make_shared<StateStream>(offer.state_bytes, offer.chunks, params_.chunk_bytes);
   }
@@ -319,6 +336,7 @@ void MigrationService::on_chunk(const ChunkView& chunk, std::uint32_t from) {
   }
   Incoming& in = it->second;
   if (in.installing) return;
+  in.went_on = Clock::now();
   Status st = in.stream ? in.stream->add(chunk.index, chunk.bytes, chunk.owner)
                         : in.assembler.add(chunk.index, chunk.bytes, chunk.owner);
   if (!st) {

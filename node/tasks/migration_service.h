@@ -90,6 +90,13 @@ class MigrationService {
   double incoming_balance_load() const;
   // The task's state is on its way here: messages for it should wait, not ask the home.
   bool arriving(TaskId task) const { return incoming_.count(task) > 0; }
+  // Jobs with a move in or out of here that went on since `since` (a piece of state captured,
+  // the destination's answer, a chunk in) or is being installed here, as job -> {root, generation}: the
+  // daemon tells their roots (JobActivity), so that a move of hundreds of MB at a tenth of a
+  // core, longer than checkpoint.stall_ms, is not taken for a lost message. A move whose chunks
+  // stop coming (a lost frame) counts no more, and the root's watchdog rolls the job back.
+  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> moving_jobs(
+      Clock::time_point since) const;
 
  private:
   struct Outgoing {
@@ -106,6 +113,7 @@ class MigrationService {
     // When the capture began (the worker reached the task): the cost of the move to the job is
     // from here on; before it the task still ran its queued work here.
     Clock::time_point sized;
+    Clock::time_point went_on;  // the move's last step here (moving_jobs)
   };
   struct Incoming {
     MigrationOffer offer;
@@ -115,6 +123,7 @@ class MigrationService {
     std::shared_ptr<StateStream> stream;  // a large one: loaded while its chunks arrive
     bool installing = false;              // every chunk is in: the move is no longer given up
     Clock::time_point began;              // when we accepted
+    Clock::time_point went_on;            // the last chunk in, or the install begun
   };
   // States of at least this many chunks are loaded while they arrive (install_streaming).
   static constexpr std::uint32_t kStreamingChunks = 4;

@@ -147,6 +147,12 @@ class TaskHost {
   // Worker processes running now (one per job that has had tasks here), and their pids.
   std::size_t worker_count() const;
   std::vector<int> worker_pids() const;
+  // Jobs whose worker sent a piece of a task's state (a checkpoint, a capture) since `since`, as
+  // job -> {root, generation}: a checkpoint of hundreds of MB taken in at a tenth of a core
+  // holds the step's report behind it for longer than checkpoint.stall_ms, and that is no lost
+  // message (the daemon tells the roots: JobActivity).
+  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> jobs_sending_state(
+      std::chrono::steady_clock::time_point since) const;
   // Busy seconds and work units measured in ctx.compute since start.
   double busy_seconds() const { return busy_seconds_; }
   double work_units() const { return work_units_; }
@@ -187,6 +193,7 @@ class TaskHost {
     std::map<std::uint32_t, Capture> captures;
     std::map<std::uint32_t, std::vector<std::uint8_t>> checkpoint_bytes;
     std::uint64_t checkpoint_total = 0;  // of all of them, bounded by Params::max_state
+    std::chrono::steady_clock::time_point state_went_on{};  // its last piece of state in
     std::uint64_t attempts = 0;
   };
 

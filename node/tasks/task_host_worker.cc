@@ -172,6 +172,7 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
 }
 
 Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
+  hosted.state_went_on = std::chrono::steady_clock::now();
   if (piece.kind == StateBytesKind::kCheckpoint) {
     // Of a task here (it may have left since its handler ran: that copy is not wanted).
     if (piece.index >= hosted.info->spec.tasks) {
@@ -188,7 +189,11 @@ Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
                            std::to_string(max_state()) + ")");
     }
     // Reserved whole at the first piece: no piece copies the ones before it again.
-    if (bytes.empty()) bytes.reserve(piece.total);
+    if (bytes.empty()) {
+      spdlog::debug("job {:#x}: checkpoint of {} coming in from the worker ({} bytes)",
+                    hosted.info->id, task_text(piece.index), piece.total);
+      bytes.reserve(piece.total);
+    }
     bytes.insert(bytes.end(), piece.bytes.begin(), piece.bytes.end());
     hosted.checkpoint_total += piece.bytes.size();
     return Status::ok();

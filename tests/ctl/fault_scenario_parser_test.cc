@@ -106,6 +106,8 @@ TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
   EXPECT_EQ(error_of("[faults]\nat 1s kill 1\n"),
             "conf/faults/x.scn:1: [faults] must come after [cluster] nodes = N (node numbers are "
             "checked)");
+  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_recoveries = none\n"),
+            "conf/faults/x.scn:4: max_recoveries = 'none': expected a whole number 0..1048576");
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_steps_recomputed = -1\n"),
             "conf/faults/x.scn:4: max_steps_recomputed = '-1': expected a whole number "
             "0..1099511627776");
@@ -132,6 +134,15 @@ TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
   EXPECT_EQ(error_of("[cluster]\nnodes = 2\n"), "conf/faults/x.scn: a [job] section is required");
   EXPECT_EQ(error_of("nodes = 2\n"),
             "conf/faults/x.scn:1: expected 'key = value' in a section, got 'nodes = 2'");
+}
+
+TEST(FaultScenarioParserTest, RecoveriesCanBeBounded) {
+  auto s = parse_fault_scenario(
+      "[cluster]\nnodes = 2\n[job]\napp = ballast\ntasks = 1\n[expect]\nmax_recoveries = 0\n",
+      "conf/faults/x.scn");
+  ASSERT_TRUE(s) << s.error();
+  ASSERT_TRUE(s->expect.max_recoveries);
+  EXPECT_EQ(*s->expect.max_recoveries, 0u);
 }
 
 TEST(FaultScenarioParserTest, ShippedScenariosParse) {

@@ -46,6 +46,7 @@ struct Options {
   double eff_min = 0.95;  // balance.eff_min of every daemon
   fs::path keep_logs;     // copy each row's daemon logs under here (empty: don't)
   std::vector<std::string> rows;  // figure rows to run besides no balancing (empty: all)
+  std::vector<std::string> settings;  // "key=value" for every daemon (--set)
   bool wants(const std::string& part) const { return only.empty() || only.count(part) > 0; }
 };
 
@@ -456,6 +457,7 @@ int run(const Options& o) {
   setup.base_config = o.base_config;
   setup.base_port = o.base_port;
   setup.eff_min = o.eff_min;
+  setup.settings = o.settings;
   if (o.quick) setup.job = {480, 24000, 48, 8};
   fs::create_directories(o.out_dir);
   if (o.wants("fig3")) {
@@ -522,7 +524,10 @@ int main(int argc, char** argv) {
       "row", po::value<std::vector<std::string>>(&o.rows)->composing()->value_name("TEXT"),
       "in fig3 and fig4, run no balancing and the rows whose name contains TEXT (repeatable), "
       "e.g. --row dynamic; in real, only the rows whose \"set/app: row\" name contains it, "
-      "e.g. --row \"random/heat2d: diffusion\"")("help,h", "show this help");
+      "e.g. --row \"random/heat2d: diffusion\"")(
+      "set", po::value<std::vector<std::string>>(&o.settings)->composing()->value_name("KEY=VALUE"),
+      "config for every daemon of every row (repeatable), e.g. node.cpu=auto")(
+      "help,h", "show this help");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, d), vm);
@@ -550,6 +555,13 @@ int main(int argc, char** argv) {
   if (!(o.eff_min > 0 && o.eff_min <= 1)) {
     std::cerr << "drift_testbed: --eff-min " << o.eff_min << ": expected a value in (0, 1]\n";
     return 2;
+  }
+  for (const auto& kv : o.settings) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "drift_testbed: --set " << kv << ": expected KEY=VALUE\n";
+      return 2;
+    }
   }
   o.out_dir = out;
   o.base_config = base;

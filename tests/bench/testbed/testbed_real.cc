@@ -158,7 +158,8 @@ RealTestbedOutcome real_cpu_testbed(const TestbedSetup& setup, bool quick,
   const double total = 0.875 * cores;  // 1.75 of 2 cores: the machine keeps some for the rest
   md << "Each daemon in a cgroup of its own with a CPU quota (" << setup.cpu_period_us / 1000
      << " ms period, longer only where a quota would come to less than the kernel's 1 ms), "
-        "one worker, balance.capacity = dynamic; the quotas in proportion to the set's "
+        "one worker, balance.capacity = dynamic, unbound (node.cpu = any: each stands for a PC "
+        "with a CPU of its own); the quotas in proportion to the set's "
         "speeds, summing to "
      << fixed(total, 2) << " cores. *Control*: the same daemons with equal quotas of the same "
         "total, balanced. *% of control*: the control's steady step / the row's. *Shares*: "

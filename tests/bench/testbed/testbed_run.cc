@@ -1,6 +1,7 @@
 // Runs one testbed row (testbed_run.h).
 #include "tests/bench/testbed/testbed_run.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -29,10 +30,12 @@ ctl::LocalClusterOptions daemon_options(const TestbedSetup& setup, const Testbed
   o.extra_args = {"--node.workers=1", "--node.capacity=0"};
   if (quotas) {
     // Each daemon stands for a PC with a CPU of its own, held to its quota: unbound, as MPI's
-    // ranks are. node.cpu = auto would bind those under a core round robin, and five of the
-    // nine then shared one CPU at 95 % of it (the equal-quota control of particles 236 ms a
-    // step instead of 168, of heat2d 42.5 ms instead of 19.4).
-    o.extra_args.push_back("--node.cpu=any");
+    // ranks are (unless --set names node.cpu). node.cpu = auto binds those under a core round
+    // robin, and then five of seed 000's nine shared one CPU at 95 % of it: particles' diffusion
+    // at 50 % of its control, against 71 % unbound in the same session (heat2d 100 % and 98 %).
+    const bool named = std::any_of(setup.settings.begin(), setup.settings.end(),
+                                   [](const std::string& kv) { return kv.starts_with("node.cpu="); });
+    if (!named) o.extra_args.push_back("--node.cpu=any");
     for (std::size_t i = 0; i < row.quotas.size(); ++i) {
       const int k = static_cast<int>(i) + 1;
       o.launchers[k] = quotas->launcher(k);
@@ -46,6 +49,7 @@ ctl::LocalClusterOptions daemon_options(const TestbedSetup& setup, const Testbed
                   "--balance.sensing=" + row.sensing,
                   "--balance.eff_min=" + number(setup.eff_min),
                   "--balance.period_ms=" + std::to_string(setup.period_ms)});
+  for (const std::string& kv : setup.settings) o.extra_args.push_back("--" + kv);
   for (std::size_t i = 0; i < row.speeds.size() && !quotas; ++i) {
     const int k = static_cast<int>(i) + 1;
     o.node_args[k].push_back("--emulate.speed=" + number(row.speeds[i]));

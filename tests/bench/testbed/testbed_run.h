@@ -46,6 +46,7 @@ struct TestbedSetup {
   ParticleJob job;
   std::filesystem::path keep_logs;  // when set, each row's daemon logs are copied to a folder here
   long cpu_period_us = 20000;       // real rows: the quotas' enforcement period
+  std::vector<std::string> settings;  // "key=value" for every daemon, after the testbed's own
 };
 
 struct RowResult {
