@@ -324,8 +324,8 @@ class Reader {
     }
     return Status::error("unknown key '" + k +
                          "' in [expect] (correct, max_false_suspicions, max_false_deaths, "
-                         "faulted_declared_dead, max_detection, max_steps_recomputed, max_recoveries, "
-                         "max_stall, max_late_heartbeats)");
+                         "faulted_declared_dead, max_detection, max_steps_recomputed, "
+                         "max_recoveries, max_stall, max_late_heartbeats)");
   }
 
   Status fault(const std::string& s) {

@@ -34,8 +34,10 @@ drift::Result<std::string> bind_cpu(const drift::NodeConfig& config) {
   if (!setting) return drift::Status::error("node.cpu = '" + config.cpu + "' is not a CPU");
   const auto quota = drift::cpu_quota_cores();
   auto cpu = drift::choose_cpu(*setting, quota, drift::allowed_cpus(), config.node_id);
-  if (!cpu) return drift::Status::error("node.cpu = " + config.cpu + " (" + config.where("node.cpu") +
-                                        "): " + cpu.error());
+  if (!cpu) {
+    return drift::Status::error("node.cpu = " + config.cpu + " (" + config.where("node.cpu") +
+                                "): " + cpu.error());
+  }
   if (!*cpu) return std::string();
   if (auto st = drift::pin_this_process(**cpu); !st) {
     return drift::Status::error(st.message() + " (node.cpu = " + config.cpu + ", " +

@@ -91,10 +91,11 @@ class MigrationService {
   // The task's state is on its way here: messages for it should wait, not ask the home.
   bool arriving(TaskId task) const { return incoming_.count(task) > 0; }
   // Jobs with a move in or out of here that went on since `since` (a piece of state captured,
-  // the destination's answer, a chunk in) or is being installed here, as job -> {root, generation}: the
-  // daemon tells their roots (JobActivity), so that a move of hundreds of MB at a tenth of a
-  // core, longer than checkpoint.stall_ms, is not taken for a lost message. A move whose chunks
-  // stop coming (a lost frame) counts no more, and the root's watchdog rolls the job back.
+  // the destination's answer, a chunk in) or is being installed here, as job -> {root,
+  // generation}: the daemon tells their roots (JobActivity), so that a move of hundreds of MB at
+  // a tenth of a core, longer than checkpoint.stall_ms, is not taken for a lost message. A move
+  // whose chunks stop coming (a lost frame) counts no more, and the root's watchdog rolls the job
+  // back.
   std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> moving_jobs(
       Clock::time_point since) const;
 

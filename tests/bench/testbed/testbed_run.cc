@@ -33,8 +33,9 @@ ctl::LocalClusterOptions daemon_options(const TestbedSetup& setup, const Testbed
     // ranks are (unless --set names node.cpu). node.cpu = auto binds those under a core round
     // robin, and then five of seed 000's nine shared one CPU at 95 % of it: particles' diffusion
     // at 50 % of its control, against 71 % unbound in the same session (heat2d 100 % and 98 %).
-    const bool named = std::any_of(setup.settings.begin(), setup.settings.end(),
-                                   [](const std::string& kv) { return kv.starts_with("node.cpu="); });
+    const bool named =
+        std::any_of(setup.settings.begin(), setup.settings.end(),
+                    [](const std::string& kv) { return kv.starts_with("node.cpu="); });
     if (!named) o.extra_args.push_back("--node.cpu=any");
     for (std::size_t i = 0; i < row.quotas.size(); ++i) {
       const int k = static_cast<int>(i) + 1;
