@@ -151,7 +151,7 @@ class Daemon final : public Messenger {
   RecentSet ended_jobs_{4096};  // so late state for an ended job is refused
   // Jobs a handler of a task here ran for since the last sweep: job -> (root, generation), told
   // to the root (JobActivity) at the next sweep. At most the jobs hosted here.
-  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> active_jobs_;
+  JobRoots active_jobs_;
   UnknownPeerQueue unknown_peers_;  // messages for nodes not met yet (node/net/unknown_peer_queue.h)
   std::uint64_t next_request_ = 0;
   std::uint64_t queries_asked_ = 0;  // names their memory cgroups

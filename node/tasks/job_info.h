@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 
 #include <drift/types.h>
 
@@ -14,5 +16,8 @@ struct JobInfo {
   std::uint32_t generation = 0;
   JobSpec spec;
 };
+
+// Jobs and where to tell them something: job -> {root, generation} (JobActivity at the sweep).
+using JobRoots = std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>>;
 
 }  // namespace drift

@@ -76,9 +76,8 @@ std::vector<TaskId> MigrationService::moving_tasks() const {
   return out;
 }
 
-std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> MigrationService::moving_jobs(
-    Clock::time_point since) const {
-  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> out;
+JobRoots MigrationService::moving_jobs(Clock::time_point since) const {
+  JobRoots out;
   for (const auto& [task, move] : outgoing_) {
     if (move.went_on < since) continue;
     if (auto info = host_.job_info(task.job)) out[task.job] = {info->root, info->generation};

@@ -20,6 +20,7 @@
 #include "migration/location_cache.h"
 #include "migration/state_transfer.h"
 #include "node/balance/load_reservations.h"
+#include "node/tasks/job_info.h"
 #include "node/tasks/message_router.h"
 #include "node/net/messenger.h"
 #include "node/tasks/task_host.h"
@@ -96,8 +97,7 @@ class MigrationService {
   // a tenth of a core, longer than checkpoint.stall_ms, is not taken for a lost message. A move
   // whose chunks stop coming (a lost frame) counts no more, and the root's watchdog rolls the job
   // back.
-  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> moving_jobs(
-      Clock::time_point since) const;
+  JobRoots moving_jobs(Clock::time_point since) const;
 
  private:
   struct Outgoing {

@@ -517,9 +517,8 @@ std::vector<int> TaskHost::worker_pids() const {
   return pids;
 }
 
-std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> TaskHost::jobs_sending_state(
-    std::chrono::steady_clock::time_point since) const {
-  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> out;
+JobRoots TaskHost::jobs_sending_state(std::chrono::steady_clock::time_point since) const {
+  JobRoots out;
   for (const auto& [id, job] : jobs_) {
     if (job.state_went_on >= since && job.state_went_on.time_since_epoch().count() != 0) {
       out[id] = {job.info->root, job.info->generation};

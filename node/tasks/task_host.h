@@ -151,8 +151,7 @@ class TaskHost {
   // job -> {root, generation}: a checkpoint of hundreds of MB taken in at a tenth of a core
   // holds the step's report behind it for longer than checkpoint.stall_ms, and that is no lost
   // message (the daemon tells the roots: JobActivity).
-  std::map<std::uint64_t, std::pair<std::uint32_t, std::uint64_t>> jobs_sending_state(
-      std::chrono::steady_clock::time_point since) const;
+  JobRoots jobs_sending_state(std::chrono::steady_clock::time_point since) const;
   // Busy seconds and work units measured in ctx.compute since start.
   double busy_seconds() const { return busy_seconds_; }
   double work_units() const { return work_units_; }
