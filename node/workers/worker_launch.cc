@@ -1,14 +1,8 @@
 #include "node/workers/worker_launch.h"
 
 #include <fcntl.h>
-#include <grp.h>
 #include <pwd.h>
-#include <sched.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+
+#include "node/workers/child_start.h"
 
 extern char** environ;
 
@@ -55,166 +51,6 @@ Result<std::uint64_t> memory_limit_bytes(const std::string& text, std::uint64_t 
     return memory / 100 * pct;
   }
   return std::stoull(text);
-}
-
-// The step of the child's set-up that failed, with errno, sent to the parent before _exit.
-struct ChildError {
-  int step = 0;
-  int error = 0;
-};
-
-constexpr const char* kSteps[] = {
-    "set up its descriptors", "join its memory cgroup",    "lower its priority",
-    "set SCHED_IDLE",         "limit its address space",   "drop supplementary groups",
-    "switch group",           "switch user",               "ask to die with driftd",
-    "forbid new privileges",  "change to /",               "start the executable",
-    "join the guests' CPU cgroup"};
-
-// Everything the child needs, prepared before fork: after it, only async-signal-safe calls.
-struct ChildPlan {
-  std::vector<std::string> argv_text;
-  std::vector<char*> argv;
-  std::vector<char*> envp;
-  int binary_fd = -1;
-  bool via_launcher = false;
-  int fds[3] = {-1, -1, -1};  // what becomes 0, 1, 2
-  int socket_fd = -1;         // becomes 3 (a worker)
-  int procs_fd = -1;
-  int cpu_procs_fd = -1;
-  int error_fd = -1;
-  pid_t parent = 0;
-  const Containment* c = nullptr;
-};
-
-[[noreturn]] void child_fail(const ChildPlan& p, int step) {
-  ChildError e{step, errno};
-  [[maybe_unused]] ssize_t n = ::write(p.error_fd, &e, sizeof e);
-  ::_exit(127);
-}
-
-// Puts `from` at `to`, close-on-exec unless `inherit`.
-bool place(int from, int to, bool inherit) {
-  if (::dup2(from, to) < 0) return false;
-  return inherit || ::fcntl(to, F_SETFD, FD_CLOEXEC) == 0;
-}
-
-[[noreturn]] void run_child(ChildPlan& p) {
-  // Descriptors: 0-2 as planned, 3 the socket, 4 the executable (inherited only for a
-  // launcher, which opens it by path), 5 the error pipe, 6 the memory cgroup's cgroup.procs, 7
-  // the guests' CPU cgroup's; everything else closed.
-  // First everything needed moves above the range it is placed in.
-  constexpr int kHigh = 100;
-  const int error_fd = ::fcntl(p.error_fd, F_DUPFD_CLOEXEC, kHigh);
-  if (error_fd < 0) ::_exit(127);
-  p.error_fd = error_fd;
-  const int binary = ::fcntl(p.binary_fd, F_DUPFD_CLOEXEC, kHigh);
-  const int procs = p.procs_fd >= 0 ? ::fcntl(p.procs_fd, F_DUPFD_CLOEXEC, kHigh) : -1;
-  const int cpu_procs = p.cpu_procs_fd >= 0 ? ::fcntl(p.cpu_procs_fd, F_DUPFD_CLOEXEC, kHigh) : -1;
-  const int sock = p.socket_fd >= 0 ? ::fcntl(p.socket_fd, F_DUPFD_CLOEXEC, kHigh) : -1;
-  int moved[3];
-  for (int i = 0; i < 3; ++i) moved[i] = ::fcntl(p.fds[i], F_DUPFD_CLOEXEC, kHigh);
-  if (binary < 0 || moved[0] < 0 || moved[1] < 0 || moved[2] < 0) child_fail(p, 0);
-  for (int i = 0; i < 3; ++i) {
-    if (!place(moved[i], i, true)) child_fail(p, 0);
-  }
-  if (sock >= 0 && !place(sock, 3, true)) child_fail(p, 0);
-  if (!place(binary, 4, p.via_launcher)) child_fail(p, 0);
-  if (!place(error_fd, 5, false)) child_fail(p, 0);
-  p.error_fd = 5;
-  if (procs >= 0 && !place(procs, 6, false)) child_fail(p, 0);
-  if (cpu_procs >= 0 && !place(cpu_procs, 7, false)) child_fail(p, 0);
-  if (sock < 0) ::close(3);
-  if (procs < 0) ::close(6);
-  if (cpu_procs < 0) ::close(7);
-  if (::syscall(SYS_close_range, 8u, ~0u, 0u) != 0) {
-    for (int fd = 8; fd < 4096; ++fd) ::close(fd);
-  }
-  ::setsid();  // a session of its own: driftd's terminal signals are not its
-  if (cpu_procs >= 0 && ::write(7, "0", 1) != 1) child_fail(p, 12);
-  if (procs >= 0 && ::write(6, "0", 1) != 1) child_fail(p, 1);
-  const Containment& c = *p.c;
-  if (::setpriority(PRIO_PROCESS, 0, c.nice) != 0) child_fail(p, 2);
-  if (c.sched_idle) {
-    struct sched_param param {};
-    if (::sched_setscheduler(0, SCHED_IDLE, &param) != 0) child_fail(p, 3);
-  }
-  if (c.memory_limit > 0 && procs < 0) {  // no cgroup: the address space instead
-    struct rlimit limit {static_cast<rlim_t>(c.memory_limit), static_cast<rlim_t>(c.memory_limit)};
-    if (::setrlimit(RLIMIT_AS, &limit) != 0) child_fail(p, 4);
-  }
-  // Not even driftd's ambient capabilities, nor a way back to a better priority.
-  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-  struct rlimit no_nicer {0, 0};
-  ::setrlimit(RLIMIT_NICE, &no_nicer);
-  if (c.switch_user) {
-    if (::setgroups(0, nullptr) != 0) child_fail(p, 5);
-    if (::setgid(c.gid) != 0) child_fail(p, 6);
-    if (::setuid(c.uid) != 0) child_fail(p, 7);
-  }
-  // After the switch: a change of credentials clears the parent-death signal.
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail(p, 8);
-  if (::getppid() != p.parent) ::_exit(127);  // driftd is already gone
-  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(p, 9);
-  if (::chdir("/") != 0) child_fail(p, 10);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::sigaction(sig, &dfl, nullptr);
-  if (p.via_launcher) {
-    ::execve(p.argv[0], p.argv.data(), p.envp.data());
-  } else {
-    ::syscall(SYS_execveat, 4, "", p.argv.data(), p.envp.data(), AT_EMPTY_PATH);
-  }
-  child_fail(p, 11);
-}
-
-struct Pipe {
-  int read = -1;
-  int write = -1;
-};
-
-Result<Pipe> make_pipe() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::error(std::string("pipe: ") + std::strerror(errno));
-  return Pipe{fds[0], fds[1]};
-}
-
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
-
-// Forks and runs the child; returns its pid once it runs the executable (or why it did not).
-Result<pid_t> start_child(ChildPlan& plan, const LaunchSpec& spec) {
-  Result<Pipe> errors = make_pipe();
-  if (!errors) return errors.status();
-  plan.error_fd = errors->write;
-  plan.parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const std::string why = std::strerror(errno);
-    close_fd(errors->read);
-    close_fd(errors->write);
-    return Status::error("fork: " + why);
-  }
-  if (pid == 0) run_child(plan);
-  close_fd(errors->write);
-  ChildError e;
-  ssize_t n;
-  do {
-    n = ::read(errors->read, &e, sizeof e);
-  } while (n < 0 && errno == EINTR);
-  close_fd(errors->read);
-  if (n == sizeof e) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    const int step = e.step >= 0 && e.step < static_cast<int>(std::size(kSteps)) ? e.step : 11;
-    return Status::error(spec.executable + " could not " + kSteps[step] + ": " +
-                         std::strerror(e.error));
-  }
-  return pid;
 }
 
 // A launcher named without a '/' is found on driftd's PATH, as a shell would.
@@ -412,7 +248,7 @@ Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& c) {
   plan.socket_fd = sv[1];
   plan.procs_fd = prepared->procs_fd;
   plan.cpu_procs_fd = prepared->cpu_procs_fd;
-  Result<pid_t> pid = start_child(plan, spec);
+  Result<pid_t> pid = start_child(plan, spec.executable);
   ::close(sv[1]);
   ::close(devnull);
   ::close(err->write);
@@ -448,7 +284,7 @@ Result<Launched> launch_query(const LaunchSpec& spec, const Containment& c) {
   plan.fds[2] = err->write;
   plan.procs_fd = prepared->procs_fd;
   plan.cpu_procs_fd = prepared->cpu_procs_fd;
-  Result<pid_t> pid = start_child(plan, spec);
+  Result<pid_t> pid = start_child(plan, spec.executable);
   ::close(in->read);
   ::close(out->write);
   ::close(err->write);

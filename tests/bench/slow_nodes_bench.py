@@ -83,7 +83,10 @@ class Row:
         slow = sorted(self.cpu) if self.cpu else [2, 3]
         a, b = (slow[-2], slow[-1]) if len(slow) >= 2 else (1, slow[-1])
         if self.moves:  # the first move soon, so the task runs on the slow nodes from early on
-            t, to = 2, b
+            # (at its first step: creating a state of hundreds of MB at a tenth of a core takes
+            # longer than the 2 s a time would give it), then every 20 s
+            lines.append(f"at step 1 migrate 0 to {b}")
+            t, to = 22, a
             while t < self.seconds * 0.8:
                 lines.append(f"at {t}s migrate 0 to {to}")
                 to = a if to == b else b
@@ -116,11 +119,10 @@ def matrix(quick, long_run):
         rows.append(Row(f"all at 0.1 core, {state}, driftd.conf", detector="driftd",
                         cpu={1: 0.1, 2: 0.1, 3: 0.1}, state=state,
                         steps=heavy.get(("0.1", state))))
-    # Among fast nodes the task starts on node 1, at full speed until its first move (at 2 s):
-    # up to 4000 steps there, before the minute on the slow nodes its steps are sized for.
+    # Among fast nodes the task moves to a slow node at its first step and back and forth between
+    # it and node 1 (or the other slow node) every 20 s.
     for state in ("100M", "500M"):
-        slow_steps = heavy.get(("0.1", state))
-        steps = 4000 + slow_steps if slow_steps else None
+        steps = heavy.get(("0.1", state))
         rows.append(Row(f"node 3 at 0.1 core among fast, {state}", cpu={3: 0.1}, state=state,
                         steps=steps))
         rows.append(Row(f"nodes 3, 4 at 0.1 core among fast, {state}", nodes=4,
@@ -187,12 +189,22 @@ def summarize(row, report):
     }
 
 
+def commit():
+    """The checkout's commit, "+ changes" when its tree differs from it."""
+    def git(*a):
+        r = subprocess.run(["git", "-C", ROOT, *a], text=True, capture_output=True)
+        return r.stdout.strip() if r.returncode == 0 else ""
+    head = git("rev-parse", "--short", "HEAD") or "unknown commit"
+    return head + (" + changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def markdown(results, args):
     out = ["# Slow nodes under real CPU quotas (issue: a slow PC is not a dead PC)", "",
            f"`python3 tests/bench/slow_nodes_bench.py{' --quick' if args.quick else ''}"
            f"{' --long' if args.long else ''}"
            f"{''.join(' --set ' + kv for kv in args.set)}` on "
-           f"{datetime.date.today().isoformat()}, {platform.node()}, {os.cpu_count()} cores; "
+           f"{datetime.date.today().isoformat()}, commit {commit()}, {platform.node()}, "
+           f"{os.cpu_count()} cores; "
            "each daemon in a cgroup of its own (20 ms period), a ballast task moved between the "
            "slow nodes every 20 s, checkpoints every 5 s. *late*: heartbeats received more than "
            "two intervals after the previous one from the same member (target: p99 <= 2 "

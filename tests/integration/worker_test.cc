@@ -16,8 +16,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "ctl/app_executable.h"
 #include "ctl/job_client.h"
@@ -379,7 +382,9 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
   std::error_code ec;
   const bool made_leftover = fs::create_directory(leftover, ec);
   ASSERT_NO_FATAL_FAILURE(start(1, 38));
-  if (made_leftover) EXPECT_FALSE(fs::exists(leftover)) << leftover << " was left in place";
+  if (made_leftover) {
+    EXPECT_FALSE(fs::exists(leftover)) << leftover << " was left in place";
+  }
   const pid_t daemon = cluster().pid(1);
   const std::string daemon_group = cpu_cgroup_of(daemon);
   const std::string guests = "/drift-1-" + std::to_string(daemon) + "-guests";
@@ -397,6 +402,7 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
     int policy = -1;
     int nice = 0;
     std::set<std::string> environment;
+    std::map<std::string, std::string> status;  // /proc/PID/status: Uid, Gid, Groups, NoNewPrivs
   } seen;
   JobSpec spec = ctl::job_spec("heat2d", 2, 200, {{"size", "256x256"}});
   auto connection = connect(1);
@@ -416,6 +422,13 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
         for (std::string entry; std::getline(environ_file, entry, '\0');) {
           seen.environment.insert(entry);
         }
+        std::ifstream status_file("/proc/" + std::to_string(seen.pid) + "/status");
+        for (std::string line; std::getline(status_file, line);) {
+          const auto colon = line.find(':');
+          if (colon == std::string::npos) continue;
+          const auto value = line.find_first_not_of(" \t", colon + 1);
+          seen.status[line.substr(0, colon)] = value == std::string::npos ? "" : line.substr(value);
+        }
       },
       ctl::Clock::now() + std::chrono::seconds(60));
   ASSERT_TRUE(end.is_ok()) << end.error();
@@ -425,6 +438,20 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
   EXPECT_TRUE(seen.group.find(guests) != std::string::npos) << seen.group;
   EXPECT_EQ(seen.policy, SCHED_IDLE);
   EXPECT_EQ(seen.nice, 19);
+  // No new privileges; under a root daemon another user's real, effective, saved and file-system
+  // ids, and no supplementary groups.
+  EXPECT_EQ(seen.status["NoNewPrivs"], "1");
+  if (::geteuid() == 0) {
+    for (const char* ids : {"Uid", "Gid"}) {
+      std::istringstream in(seen.status[ids]);
+      std::vector<long> values{std::istream_iterator<long>(in), std::istream_iterator<long>()};
+      ASSERT_EQ(values.size(), 4u) << ids << ": " << seen.status[ids];
+      EXPECT_NE(values[0], 0) << ids << ": " << seen.status[ids];
+      EXPECT_EQ(std::set<long>(values.begin(), values.end()).size(), 1u)
+          << ids << ": " << seen.status[ids];
+    }
+    EXPECT_EQ(seen.status["Groups"], "") << "supplementary groups: " << seen.status["Groups"];
+  }
   // worker.huge_pages (default true): glibc's malloc asks for transparent huge pages.
   EXPECT_TRUE(seen.environment.count("GLIBC_TUNABLES=glibc.malloc.hugetlb=1"))
       << "the worker's environment has no GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
