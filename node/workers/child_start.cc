@@ -128,7 +128,9 @@ bool place(int from, int to, bool inherit) {
 
 Result<Pipe> make_pipe() {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::error(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    return Status::error(std::string("pipe: ") + std::strerror(errno));
+  }
   return Pipe{fds[0], fds[1]};
 }
 

@@ -246,7 +246,9 @@ TEST_F(WorkerTest, ASlowStepWhoseTasksKeepContributingIsNotAStall) {
   const JobResult& result = std::get<JobResult>(*end);
   EXPECT_EQ(result.checksum, serial_checksum(spec));
   EXPECT_EQ(result.recoveries, 0u);
-  for (const JobNotice& n : notices) EXPECT_EQ(n.text.find("made no progress"), std::string::npos) << n.text;
+  for (const JobNotice& n : notices) {
+    EXPECT_EQ(n.text.find("made no progress"), std::string::npos) << n.text;
+  }
   // The steps did take longer than the watchdog's 1.5 s.
   ASSERT_EQ(result.step_s.size(), 3u);
   EXPECT_GT(result.step_s.front(), 1.5);
