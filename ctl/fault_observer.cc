@@ -2,6 +2,7 @@
 #include "ctl/fault_observer.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "ctl/status_query.h"
 
@@ -26,10 +27,20 @@ void add(NodeCounters& sum, const NodeCounters& c) {
 
 }  // namespace
 
+std::chrono::milliseconds observer_interval(std::chrono::milliseconds base,
+                                            std::optional<double> cores) {
+  constexpr double kFullCore = 0.5;  // from here up, a daemon answers every base
+  if (!cores || !(*cores > 0) || *cores >= kFullCore) return base;
+  return std::chrono::milliseconds(
+      static_cast<long long>(std::ceil(static_cast<double>(base.count()) * kFullCore / *cores)));
+}
+
 FaultObserver::FaultObserver(std::vector<ConnectOptions> nodes, Clock::time_point t0,
-                             std::chrono::milliseconds interval)
-    : nodes_(std::move(nodes)), t0_(t0), interval_(interval) {
+                             std::vector<std::chrono::milliseconds> intervals)
+    : nodes_(std::move(nodes)), t0_(t0), intervals_(std::move(intervals)) {
   for (auto& n : nodes_) n.connect_timeout = n.handshake_timeout = kAnswerTimeout;
+  intervals_.resize(nodes_.size(), intervals_.empty() ? std::chrono::milliseconds(30)
+                                                      : intervals_.back());
 }
 
 FaultObserver::~FaultObserver() { stop(); }
@@ -50,7 +61,7 @@ void FaultObserver::stop() {
 void FaultObserver::watch(int k) {
   std::unique_ptr<ClientConnection> connection;
   while (!stopping_) {
-    const auto next = Clock::now() + interval_;
+    const auto next = Clock::now() + intervals_[static_cast<std::size_t>(k - 1)];
     if (!connection) {
       auto opened = ClientConnection::open(nodes_[static_cast<std::size_t>(k - 1)]);
       if (opened) connection = std::move(*opened);

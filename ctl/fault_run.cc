@@ -241,7 +241,14 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
   std::vector<ConnectOptions> nodes;
   for (int k = 1; k <= s.nodes; ++k) nodes.push_back(*cluster.connect_options(k));
   const auto t0 = Clock::now();
-  FaultObserver observer(nodes, t0, kObserverInterval);
+  std::vector<std::chrono::milliseconds> intervals;
+  for (int k = 1; k <= s.nodes; ++k) {
+    const auto cores = s.cpu_cores.find(k);
+    intervals.push_back(observer_interval(
+        kObserverInterval, cores == s.cpu_cores.end() ? std::nullopt
+                                                      : std::optional<double>(cores->second)));
+  }
+  FaultObserver observer(nodes, t0, std::move(intervals));
   observer.start();
   FaultInjector injector(cluster, net.get(), quotas.get(), o.seed);
   const std::uint64_t seed = o.seed ? o.seed : static_cast<std::uint64_t>(t0.time_since_epoch().count());

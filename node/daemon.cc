@@ -32,10 +32,20 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
       apps_path_(apps_path(config_.worker.apps_path)),
       incarnation_(new_incarnation()),
       emulator_(config_.emulate, std::chrono::steady_clock::now()),
+      external_load_(std::chrono::milliseconds(500),
+                     [this] {
+                       return external_load_now(emulator_, now_s(), host_.worker_pids(),
+                                                &cpu_share_);
+                     }),
+      free_memory_(std::chrono::milliseconds(200), read_available_memory),
       capacity_(static_capacity(config_, emulator_)),
       meter_(meter_params(config_, emulator_, capacity_),
              [this](double t) {
-               return external_load_now(emulator_, t, host_.worker_pids(), &cpu_share_);
+               // The emulated schedule changes with its time; the machine's readings are kept.
+               if (emulator_.enabled()) {
+                 return external_load_now(emulator_, t, host_.worker_pids(), &cpu_share_);
+               }
+               return external_load_.get();
              }),
       signals_(io_, SIGINT, SIGTERM),
       reload_(io_, SIGHUP),
@@ -64,15 +74,7 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                                           config_.memory_limit, std::chrono::milliseconds(30000),
                                           2 * config_.heartbeat_interval, config_.arch()},
                  [this](std::uint32_t id) { return membership_.is_alive(id); },
-                 // Read at most every 200 ms: a burst of offers reads /proc/meminfo once.
-                 [read_at = std::chrono::steady_clock::time_point{}, bytes = 0ull]() mutable {
-                   const auto now = std::chrono::steady_clock::now();
-                   if (now - read_at > std::chrono::milliseconds(200)) {
-                     bytes = read_available_memory();
-                     read_at = now;
-                   }
-                   return static_cast<std::uint64_t>(bytes);
-                 },
+                 [this] { return free_memory_.get(); },
                  [this](std::uint64_t job) { return ended_jobs_.contains(job); }),
       balancer_(io_, balancer_params(config_), *this, table_, meter_, host_, migration_,
                 locations_, partners_, counters_),
@@ -544,7 +546,7 @@ LoadIndex Daemon::load_index() {
   load.capacity = expected.capacity;
   load.utilization = balance::utilization(expected);
   load.load_average = meter_.external_load();  // per core, programs that are not drift's
-  load.free_memory_bytes = read_available_memory();
+  load.free_memory_bytes = free_memory_.get();
   load.owner = owner_.state();
   load.task_count = host_.task_count();
   return load;
@@ -590,7 +592,7 @@ std::vector<PlacementCandidate> Daemon::candidates() const {
     if (!std::isfinite(capacity) || capacity <= 0) continue;  // a peer's value, unchecked
     out.push_back({m.info.node_id, m.info.name, capacity, owner == OwnerState::kAvailable,
                    self ? config_.arch() : m.info.arch,
-                   self ? read_available_memory() : m.heard ? m.load.free_memory_bytes : 0});
+                   self ? free_memory_.get() : m.heard ? m.load.free_memory_bytes : 0});
   }
   return out;
 }

@@ -15,6 +15,7 @@
 #include "node/config/config.h"
 #include "node/jobs/job_coordinator.h"
 #include "node/machine/cpu_share.h"
+#include "node/machine/sampled.h"
 #include "node/balance/load_meter.h"
 #include "node/membership/member_table.h"
 #include "node/membership/membership_service.h"
@@ -112,6 +113,10 @@ class Daemon final : public Messenger {
   std::uint64_t incarnation_;
   Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
   CpuShareSampler cpu_share_;  // what the node got of its CPU quota (external_load_now)
+  // On a real machine, read at most every 500 ms and 200 ms (sampled.h): every membership round
+  // and every status request asks, the load average moves every 5 s.
+  Sampled<double> external_load_;
+  mutable Sampled<std::uint64_t> free_memory_;  // a cache: candidates() const reads it
   double capacity_;    // static estimate, unloaded: node.capacity or the start-up benchmark
   LoadMeter meter_;    // what this node measures and advertises (docs/architecture.md §8 phase 1)
   asio::io_context io_;

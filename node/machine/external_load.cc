@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <string>
+
+#include "node/machine/proc_file.h"
 
 namespace drift {
 
@@ -35,9 +36,8 @@ std::uint32_t runnable_threads(const std::string& tasks) {
   // Threads come and go while we look: a vanished one is simply not counted, never an error.
   for (std::filesystem::directory_iterator it(tasks, ec), end; !ec && it != end;
        it.increment(ec)) {
-    std::ifstream in(it->path() / "stat");
-    std::string line;
-    if (std::getline(in, line) && stat_state(line) == 'R') ++runnable;
+    const auto line = read_text(it->path() / "stat", 4096);
+    if (line && stat_state(*line) == 'R') ++runnable;
   }
   return runnable;
 }

@@ -1,29 +1,38 @@
 #include "node/machine/machine_stats.h"
 
 #include "node/machine/emulated_compute.h"
+#include "node/machine/proc_file.h"
 
+#include <charconv>
 #include <chrono>
-#include <fstream>
 #include <string>
+#include <string_view>
 
 namespace drift {
 
+// Both are read on every membership round: each thread that reads keeps the file open.
 double read_load_average() {
-  std::ifstream in("/proc/loadavg");
+  static thread_local ProcFile file("/proc/loadavg");
+  const auto text = file.read();
   double one = 0;
-  if (!(in >> one)) return 0;
+  if (!text || std::from_chars(text->data(), text->data() + text->size(), one).ec != std::errc{}) {
+    return 0;
+  }
   return one;
 }
 
 std::uint64_t read_available_memory() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
+  static thread_local ProcFile file("/proc/meminfo");
+  const auto text = file.read();
+  if (!text) return 0;
+  constexpr std::string_view kKey = "MemAvailable:";
+  const std::size_t at = text->find(kKey);
+  if (at == std::string_view::npos) return 0;
+  std::string_view rest = text->substr(at + kKey.size());
+  rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
   std::uint64_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
+  if (std::from_chars(rest.data(), rest.data() + rest.size(), kib).ec != std::errc{}) return 0;
+  return kib * 1024;
 }
 
 // A Jacobi-like sweep over a small array: the kind of work drift's applications do.

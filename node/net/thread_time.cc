@@ -1,22 +1,13 @@
 #include "node/net/thread_time.h"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include "node/machine/cpu_quota.h"
+#include "node/machine/proc_file.h"
 
 namespace drift {
 
 namespace {
-
-std::optional<std::string> slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The unsigned number at the start of `text` (after blanks); advances past it.
 std::optional<unsigned long long> take_number(std::string_view& text) {
@@ -59,25 +50,36 @@ std::optional<std::chrono::nanoseconds> parse_throttled(std::string_view cpu_sta
 }
 
 std::optional<ThreadTime> read_thread_time() {
-  auto text = slurp("/proc/thread-self/schedstat");
+  auto text = read_text("/proc/thread-self/schedstat");
   if (!text) return std::nullopt;
   return parse_schedstat(*text);
 }
 
-StallAccount::StallAccount(std::string cgroup_root) {
+StallAccount::StallAccount(std::string cgroup_root)
+    : schedstat_(std::make_unique<ProcFile>("/proc/thread-self/schedstat")) {
   auto group = cpu_cgroup_dir(cgroup_root);
-  if (group && group->dir != group->mount) cpu_stat_ = group->dir + "/cpu.stat";
+  if (group && group->dir != group->mount) {
+    cpu_stat_ = std::make_unique<ProcFile>(group->dir + "/cpu.stat");
+  }
 }
 
-std::optional<std::chrono::nanoseconds> StallAccount::read_throttled() const {
-  if (cpu_stat_.empty()) return std::nullopt;
-  auto text = slurp(cpu_stat_);
+StallAccount::~StallAccount() = default;
+
+std::optional<ThreadTime> StallAccount::read_thread() {
+  auto text = schedstat_->read();
+  if (!text) return std::nullopt;
+  return parse_schedstat(*text);
+}
+
+std::optional<std::chrono::nanoseconds> StallAccount::read_throttled() {
+  if (!cpu_stat_) return std::nullopt;
+  auto text = cpu_stat_->read();
   if (!text) return std::nullopt;
   return parse_throttled(*text);
 }
 
 std::string StallAccount::sample() {
-  auto thread = read_thread_time();
+  auto thread = read_thread();
   auto throttled = read_throttled();
   std::string out;
   auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
