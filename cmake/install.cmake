@@ -84,5 +84,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/driftConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/driftConfig.cmake ${PROJECT_BINARY_DIR}/driftConfigVersion.cmake
         DESTINATION lib/cmake/drift COMPONENT dev)
+# A sanitizer build's SDK is instrumented: what links it must link the sanitizer's runtime too
+# (drift::app carries the option, sdk/CMakeLists.txt).
+set(DRIFT_PC_SANITIZE "")
+if(DRIFT_SANITIZE)
+  set(DRIFT_PC_SANITIZE " -fsanitize=${DRIFT_SANITIZE}")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/drift.pc.in ${PROJECT_BINARY_DIR}/drift.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/drift.pc DESTINATION lib/pkgconfig COMPONENT dev)

@@ -21,10 +21,11 @@
 #include <thread>
 #include <vector>
 
-// Under AddressSanitizer (the sanitizer builds' tests) a SIGSEGV would become a report and exit
-// status 1; this app's crash must reach its daemon as the signal a real crash is. Other builds
-// never call it.
+// Under AddressSanitizer or ThreadSanitizer (the sanitizer builds' tests) a SIGSEGV would become
+// a report and an exit status; this app's crash must reach its daemon as the signal a real crash
+// is. Other builds never call them.
 extern "C" const char* __asan_default_options() { return "handle_segv=0"; }
+extern "C" const char* __tsan_default_options() { return "handle_segv=0"; }
 
 namespace {
 
