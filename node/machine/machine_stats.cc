@@ -10,10 +10,8 @@
 
 namespace drift {
 
-// Both are read on every membership round: each thread that reads keeps the file open.
 double read_load_average() {
-  static thread_local ProcFile file("/proc/loadavg");
-  const auto text = file.read();
+  const auto text = read_text("/proc/loadavg");
   double one = 0;
   if (!text || std::from_chars(text->data(), text->data() + text->size(), one).ec != std::errc{}) {
     return 0;
@@ -22,8 +20,7 @@ double read_load_average() {
 }
 
 std::uint64_t read_available_memory() {
-  static thread_local ProcFile file("/proc/meminfo");
-  const auto text = file.read();
+  const auto text = read_text("/proc/meminfo");
   if (!text) return 0;
   constexpr std::string_view kKey = "MemAvailable:";
   const std::size_t at = text->find(kKey);

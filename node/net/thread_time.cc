@@ -55,31 +55,20 @@ std::optional<ThreadTime> read_thread_time() {
   return parse_schedstat(*text);
 }
 
-StallAccount::StallAccount(std::string cgroup_root)
-    : schedstat_(std::make_unique<ProcFile>("/proc/thread-self/schedstat")) {
+StallAccount::StallAccount(std::string cgroup_root) {
   auto group = cpu_cgroup_dir(cgroup_root);
-  if (group && group->dir != group->mount) {
-    cpu_stat_ = std::make_unique<ProcFile>(group->dir + "/cpu.stat");
-  }
+  if (group && group->dir != group->mount) cpu_stat_ = group->dir + "/cpu.stat";
 }
 
-StallAccount::~StallAccount() = default;
-
-std::optional<ThreadTime> StallAccount::read_thread() {
-  auto text = schedstat_->read();
-  if (!text) return std::nullopt;
-  return parse_schedstat(*text);
-}
-
-std::optional<std::chrono::nanoseconds> StallAccount::read_throttled() {
-  if (!cpu_stat_) return std::nullopt;
-  auto text = cpu_stat_->read();
+std::optional<std::chrono::nanoseconds> StallAccount::read_throttled() const {
+  if (cpu_stat_.empty()) return std::nullopt;
+  auto text = read_text(cpu_stat_);
   if (!text) return std::nullopt;
   return parse_throttled(*text);
 }
 
 std::string StallAccount::sample() {
-  auto thread = read_thread();
+  auto thread = read_thread_time();
   auto throttled = read_throttled();
   std::string out;
   auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };

@@ -1,21 +1,18 @@
 // Where a stalled network thread's time went (docs/architecture.md §5.1): the kernel's scheduler
 // statistics of this thread (/proc/thread-self/schedstat: time on a CPU, time runnable but waiting
 // for one) and the throttled time of the node's cgroup (cpu.stat), read once per membership
-// round through files kept open (proc_file.h). A round that comes late subtracts the previous reading and can say "ran 80 ms, waited
+// round with plain system calls (proc_file.h). A round that comes late subtracts the previous reading and can say "ran 80 ms, waited
 // 900 ms for a CPU (the cgroup was throttled for 850 ms)": the thread was busy, or the quota held
 // it, or it slept (the timer itself came late). The parsers are pure; read_* return nothing where
 // the files are missing (a kernel without schedstats, no cpu controller).
 #pragma once
 
 #include <chrono>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace drift {
-
-class ProcFile;
 
 struct ThreadTime {
   std::chrono::nanoseconds ran{0};     // on a CPU
@@ -35,20 +32,16 @@ class StallAccount {
  public:
   // `cgroup_root`: the cgroup filesystem's mount point.
   explicit StallAccount(std::string cgroup_root = "/sys/fs/cgroup");
-  ~StallAccount();
 
   // Reads both now; returns what changed since the previous sample, as a phrase: "ran 80 ms,
   // waited 900 ms for a CPU, cgroup throttled 850 ms", parts the machine cannot tell left out;
-  // "" on the first sample or when nothing could be read. Always from the same thread: the first
-  // sample opens that thread's schedstat.
+  // "" on the first sample or when nothing could be read.
   std::string sample();
 
  private:
-  std::optional<ThreadTime> read_thread();
-  std::optional<std::chrono::nanoseconds> read_throttled();
+  std::optional<std::chrono::nanoseconds> read_throttled() const;
 
-  std::unique_ptr<ProcFile> schedstat_;  // /proc/thread-self/schedstat of the sampling thread
-  std::unique_ptr<ProcFile> cpu_stat_;   // the cgroup's cpu.stat file; null: none
+  std::string cpu_stat_;  // the cgroup's cpu.stat file; empty: none
   std::optional<ThreadTime> last_thread_;
   std::optional<std::chrono::nanoseconds> last_throttled_;
 };

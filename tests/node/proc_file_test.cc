@@ -1,4 +1,5 @@
-// Kernel text files kept open and read again (ProcFile), and readings kept for a period (Sampled).
+// Kernel text files read with plain system calls (read_text), and readings kept for a period
+// (Sampled).
 #include "node/machine/proc_file.h"
 #include "node/machine/sampled.h"
 
@@ -12,11 +13,11 @@
 namespace drift {
 namespace {
 
-class ProcFileTest : public ::testing::Test {
+class ReadTextTest : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = std::filesystem::temp_directory_path() /
-            ("drift-proc-file-" + std::to_string(::getpid()));
+            ("drift-read-text-" + std::to_string(::getpid()));
   }
   void TearDown() override { std::filesystem::remove(path_); }
   void write(const std::string& text) { std::ofstream(path_, std::ios::trunc) << text; }
@@ -24,52 +25,33 @@ class ProcFileTest : public ::testing::Test {
   std::filesystem::path path_;
 };
 
-TEST_F(ProcFileTest, ReadsTheWholeFileAgainAtEveryRead) {
-  write("first\n");
-  ProcFile file(path_.string());
-  auto text = file.read();
-  ASSERT_TRUE(text);
-  EXPECT_EQ(*text, "first\n");
-  // Rewritten in place (the same inode, as the kernel regenerates its files): the open file
-  // reads the new text from its start, and nothing of the old, longer one is left.
-  write("2nd\n");
-  text = file.read();
-  ASSERT_TRUE(text);
-  EXPECT_EQ(*text, "2nd\n");
-}
-
-TEST_F(ProcFileTest, ReadsFilesLongerThanOnePageAndStopsAtItsLimit) {
+TEST_F(ReadTextTest, ReadsFilesLongerThanOnePageAndStopsAtItsLimit) {
   const std::string big(10000, 'x');
   write(big);
-  ProcFile file(path_.string());
-  auto text = file.read();
+  auto text = read_text(path_.string());
   ASSERT_TRUE(text);
-  EXPECT_EQ(text->size(), big.size());
+  EXPECT_EQ(*text, big);
   auto some = read_text(path_.string(), 100);
   ASSERT_TRUE(some);
   EXPECT_EQ(*some, big.substr(0, 100));
 }
 
-TEST_F(ProcFileTest, AMissingFileIsNothingUntilItExists) {
-  ProcFile file(path_.string());
-  EXPECT_FALSE(file.read());
+TEST_F(ReadTextTest, AMissingFileIsNothing) {
   EXPECT_FALSE(read_text(path_.string()));
   write("now\n");
-  auto text = file.read();
+  auto text = read_text(path_.string());
   ASSERT_TRUE(text);
   EXPECT_EQ(*text, "now\n");
 }
 
-TEST(ProcFile, ReadsTheKernelsFilesFresh) {
-  ProcFile file("/proc/self/schedstat");
-  auto first = file.read();
+TEST(ReadText, ReadsTheKernelsFilesFresh) {
+  auto first = read_text("/proc/self/schedstat");
   if (!first) GTEST_SKIP() << "this kernel has no /proc/self/schedstat";
-  const std::string before(*first);
   volatile unsigned long sink = 0;
   for (unsigned long i = 0; i < 50'000'000; ++i) sink = sink + i;
-  auto after = file.read();
+  auto after = read_text("/proc/self/schedstat");
   ASSERT_TRUE(after);
-  EXPECT_NE(*after, before);  // the CPU time grew: the kernel wrote the file again
+  EXPECT_NE(*after, *first);  // the CPU time grew
 }
 
 TEST(Sampled, ReadsAgainOnlyWhenTheLastReadingIsOlderThanThePeriod) {
