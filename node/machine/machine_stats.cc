@@ -22,10 +22,11 @@ double read_load_average() {
 std::uint64_t read_available_memory() {
   const auto text = read_text("/proc/meminfo");
   if (!text) return 0;
+  const std::string_view all = *text;
   constexpr std::string_view kKey = "MemAvailable:";
-  const std::size_t at = text->find(kKey);
+  const std::size_t at = all.find(kKey);
   if (at == std::string_view::npos) return 0;
-  std::string_view rest = text->substr(at + kKey.size());
+  std::string_view rest = all.substr(at + kKey.size());
   rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
   std::uint64_t kib = 0;
   if (std::from_chars(rest.data(), rest.data() + rest.size(), kib).ec != std::errc{}) return 0;
