@@ -18,6 +18,7 @@ namespace {
 
 const char* const kIp = "/usr/sbin/ip";
 const char* const kNft = "/usr/sbin/nft";
+const char* const kNsenter = "/usr/bin/nsenter";
 const char* const kPrefix = "dft";  // dft<pid>n<k> namespaces, dfb<pid> bridges, dfv<pid>.<k> veths
 
 // Runs a tool, waits for it; the error quotes the command line and what it printed.
@@ -130,8 +131,11 @@ std::string FaultNetwork::host(int k) const {
   return "10.77." + std::to_string(subnet_) + "." + std::to_string(k);
 }
 
+// nsenter, not `ip netns exec`: that one also remounts /sys for the namespace, which hides
+// /sys/fs/cgroup, and the daemons would run their workers without their cgroups (RLIMIT_AS in
+// place of a memory cgroup, which a sanitizer-built app's shadow memory cannot live under).
 std::vector<std::string> FaultNetwork::launcher(int k) const {
-  return {kIp, "netns", "exec", netns(k)};
+  return {kNsenter, "--net=/run/netns/" + netns(k), "--"};
 }
 
 Status FaultNetwork::build() {

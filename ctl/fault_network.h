@@ -26,7 +26,7 @@ class FaultNetwork {
   FaultNetwork& operator=(const FaultNetwork&) = delete;
 
   std::string host(int k) const;                  // node k's address, "10.77.X.K"
-  std::vector<std::string> launcher(int k) const;  // {"ip", "netns", "exec", NS}
+  std::vector<std::string> launcher(int k) const;  // {"nsenter", "--net=/run/netns/NS", "--"}
   // Drops every packet between an address of `a` and one of `b`, both ways, until heal().
   Status cut(const std::vector<int>& a, const std::vector<int>& b);
   Status heal();

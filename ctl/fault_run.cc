@@ -172,7 +172,7 @@ LocalClusterOptions cluster_options(const FaultScenario& s, const FaultRunOption
     lo.launchers[k] = net->launcher(k);
   }
   for (int k = 1; quotas && k <= s.nodes; ++k) {
-    const auto in_cgroup = quotas->launcher(k);  // inside the namespace: `ip netns exec` first
+    const auto in_cgroup = quotas->launcher(k);  // inside the namespace: nsenter first
     lo.launchers[k].insert(lo.launchers[k].end(), in_cgroup.begin(), in_cgroup.end());
   }
   return lo;

@@ -199,7 +199,8 @@ std::vector<KeySpec> key_specs() {
        "a worker told to stop is killed after this long" + dflt(millis_text(d.worker.stop_grace))},
       {"worker.query_timeout_ms", "MS",
        "an application's executable must answer a question (its options, a job's checksum) "
-       "within this long" +
+       "within this long, and a worker say hello (a worker still using CPU gets up to 10 times "
+       "this)" +
            dflt(millis_text(d.worker.query_timeout))},
       {"test.hooks", "BOOL",
        "TESTING ONLY: let clients change the frame faults below at run time (driftctl fault "

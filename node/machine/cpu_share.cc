@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "node/machine/proc_file.h"
+#include "node/machine/process_cpu.h"
 
 namespace drift {
 
@@ -31,35 +32,15 @@ std::optional<double> quota_shortfall_load(double node_cpu_s, double workers_wan
 
 namespace {
 
-// CPU seconds of a whole process, exited threads included (utime + stime of /proc/PID/stat, in
-// clock ticks): summing its live threads' schedstat lost the CPU of a thread that ended inside the
-// interval (a streaming install's pump), and the node seemed to have got nothing.
-double process_cpu(const std::string& pid) {
-  std::ifstream in("/proc/" + pid + "/stat");
-  std::string line;
-  if (!std::getline(in, line)) return 0;
-  const std::size_t paren = line.rfind(')');
-  if (paren == std::string::npos) return 0;
-  std::istringstream fields(line.substr(paren + 1));
-  std::string skip;
-  for (int i = 0; i < 11 && fields >> skip; ++i) {  // state .. cmajflt (fields 3-13)
-  }
-  unsigned long long utime = 0, stime = 0;
-  if (!(fields >> utime >> stime)) return 0;
-  static const long ticks = ::sysconf(_SC_CLK_TCK);
-  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
-}
-
 ThreadTimes process_times(const std::string& pid) {
   ThreadTimes sum;
   std::error_code ec;
   // Threads come and go while we look: a vanished one is simply not counted.
   for (std::filesystem::directory_iterator it("/proc/" + pid + "/task", ec), end;
        !ec && it != end; it.increment(ec)) {
-    std::ifstream in(it->path() / "schedstat");
-    std::string line;
-    if (!std::getline(in, line)) continue;
-    if (auto t = parse_schedstat(line.c_str())) {
+    const auto line = read_text((it->path() / "schedstat").string(), 256);
+    if (!line) continue;
+    if (auto t = parse_schedstat(line->c_str())) {
       sum.cpu_s += t->cpu_s;
       sum.wait_s += t->wait_s;
     }
@@ -71,11 +52,13 @@ ThreadTimes process_times(const std::string& pid) {
 
 CpuShareSampler::Totals CpuShareSampler::read(const std::vector<int>& workers) {
   Totals t;
-  t.node_cpu_s = process_cpu(std::to_string(::getpid()));
+  // Summing its live threads' schedstat instead lost the CPU of a thread that ended inside the
+  // interval (a streaming install's pump), and the node seemed to have got nothing.
+  t.node_cpu_s = process_cpu_seconds(::getpid()).value_or(0);
   for (int pid : workers) {
     const std::string p = std::to_string(pid);
     const ThreadTimes w = process_times(p);
-    t.node_cpu_s += process_cpu(p);
+    t.node_cpu_s += process_cpu_seconds(pid).value_or(0);
     t.workers_wanted_s += w.cpu_s + w.wait_s;
   }
   return t;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "node/machine/process_cpu.h"
 #include "protocol/worker_codec.h"
 
 namespace drift {
@@ -21,6 +22,8 @@ constexpr double kLineBurst = 200;
 // A worker whose socket closed is given this long to exit before it is killed.
 constexpr std::chrono::milliseconds kExitGrace{2000};
 constexpr std::chrono::milliseconds kReapEvery{10};
+// A worker not heard from yet that used this much CPU in a period is still starting.
+constexpr double kStartingCpu = 0.02;
 
 }  // namespace
 
@@ -71,12 +74,26 @@ void WorkerProcess::begin(int control_fd, std::uint32_t max_body,
                   if (auto self = weak.lock()) self->on_link_closed(reason);
                 }});
   read_stderr();
-  ready_timer_.expires_after(ready_within);
-  ready_timer_.async_wait([weak, ready_within](std::error_code ec) {
+  await_hello(ready_within, kStartPeriods - 1, process_cpu_seconds(pid_).value_or(0));
+}
+
+void WorkerProcess::await_hello(std::chrono::milliseconds period, int periods_left,
+                                double cpu_before) {
+  std::weak_ptr<WorkerProcess> weak = shared_from_this();
+  ready_timer_.expires_after(period);
+  ready_timer_.async_wait([weak, period, periods_left, cpu_before](std::error_code ec) {
     auto self = weak.lock();
     if (ec || !self || self->heard_ || self->reaped_) return;
-    self->refuse("it said nothing within " + std::to_string(ready_within.count()) +
-                 " ms of starting: is it an application built with the drift SDK?");
+    const double cpu = process_cpu_seconds(self->pid_).value_or(cpu_before);
+    if (cpu - cpu_before >= kStartingCpu && periods_left > 0) {
+      return self->await_hello(period, periods_left - 1, cpu);
+    }
+    const auto waited = period * (kStartPeriods - periods_left);
+    self->refuse("it said nothing within " + std::to_string(waited.count()) + " ms of starting" +
+                 (periods_left > 0 ? " and used no CPU in the last " +
+                                         std::to_string(period.count()) + " ms"
+                                   : " though it kept using CPU") +
+                 ": is it an application built with the drift SDK?");
   });
 }
 

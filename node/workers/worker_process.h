@@ -32,13 +32,16 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
     bool out_of_memory = false;
     std::string stderr_tail;  // its last lines, "\n"-separated
   };
+  static constexpr int kStartPeriods = 10;  // of `ready_within`, for a worker using CPU
   struct Events {
     std::function<void(WorkerMessage&&)> message;  // one frame from the worker, decoded
     std::function<void(const Ending&)> gone;       // once, after the process was reaped
   };
 
   // Launches the executable; `label` names it in the log ("job 0x1e01d0001"). A worker that
-  // sends nothing within `ready_within` (it is no drift application, or hangs) is ended.
+  // sends nothing within `ready_within` (it is no drift application, or hangs) is ended — unless
+  // it used CPU in that time: then it is starting slowly (a node under a small quota, a big
+  // binary, a sanitizer's set-up) and gets another `ready_within`, up to kStartPeriods in all.
   static Result<std::shared_ptr<WorkerProcess>> start(
       asio::io_context& io, const LaunchSpec& spec, const Containment& containment,
       std::uint32_t max_body, std::string label, Events events,
@@ -67,6 +70,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   WorkerProcess(asio::io_context& io, Launched launched, const Containment& containment,
                 std::string label, Events events);
   void begin(int control_fd, std::uint32_t max_body, std::chrono::milliseconds ready_within);
+  void await_hello(std::chrono::milliseconds period, int periods_left, double cpu_before);
   void read_stderr();
   void on_stderr_line(std::string line);
   void on_link_closed(const std::string& reason);

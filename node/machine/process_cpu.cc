@@ -1,0 +1,42 @@
+// CPU time of a whole process from /proc/PID/stat (process_cpu.h).
+#include "node/machine/process_cpu.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "node/machine/proc_file.h"
+
+namespace drift {
+
+std::optional<double> parse_process_cpu(std::string_view stat, long ticks_per_second) {
+  const std::size_t paren = stat.rfind(')');
+  if (paren == std::string_view::npos || ticks_per_second <= 0) return std::nullopt;
+  std::string_view rest = stat.substr(paren + 1);
+  // Fields 3 (state) to 13 (cmajflt) come before utime (14) and stime (15).
+  unsigned long long values[2] = {0, 0};
+  for (int field = 3; field <= 15; ++field) {
+    const std::size_t start = rest.find_first_not_of(' ');
+    if (start == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(start);
+    const std::size_t end = std::min(rest.find(' '), rest.size());
+    if (field >= 14) {
+      const std::string token(rest.substr(0, end));
+      char* stop = nullptr;
+      values[field - 14] = std::strtoull(token.c_str(), &stop, 10);
+      if (token.empty() || *stop != '\0') return std::nullopt;
+    }
+    rest.remove_prefix(end);
+  }
+  return static_cast<double>(values[0] + values[1]) / static_cast<double>(ticks_per_second);
+}
+
+std::optional<double> process_cpu_seconds(int pid) {
+  const auto text = read_text("/proc/" + std::to_string(pid) + "/stat", 4096);
+  if (!text) return std::nullopt;
+  static const long ticks = ::sysconf(_SC_CLK_TCK);
+  return parse_process_cpu(*text, ticks);
+}
+
+}  // namespace drift
