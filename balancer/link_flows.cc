@@ -6,8 +6,8 @@
 namespace drift::balance {
 namespace {
 
-constexpr double kNegligible = 1e-12;  // of the total load
-constexpr double kOrderSlack = 1e-12;  // relative, well inside strategy.h's promised 1e-9
+constexpr double kNegligibleFlow = 1e-12;  // of the total load
+constexpr double kFlowOrderSlack = 1e-12;  // relative, well inside strategy.h's promised 1e-9
 constexpr int kMaxOrderPasses = 1000;
 
 }  // namespace
@@ -34,7 +34,7 @@ void keep_order(const BalanceProblem& problem, LinkFlows& flows) {
       auto [s, r] = problem.links[k];
       if (flows[k] < 0) std::swap(s, r);
       const double us = load[s] / cap[s], ur = load[r] / cap[r];
-      if (ur <= us + kOrderSlack * std::max(us, ur)) continue;
+      if (ur <= us + kFlowOrderSlack * std::max(us, ur)) continue;
       const double even = (cap[s] * load[r] - cap[r] * load[s]) / (cap[s] + cap[r]);
       const double back = std::min(std::abs(flows[k]), even);
       flows[k] -= std::copysign(back, flows[k]);
@@ -47,7 +47,7 @@ void keep_order(const BalanceProblem& problem, LinkFlows& flows) {
 }
 
 std::vector<Transfer> to_transfers(const BalanceProblem& problem, LinkFlows flows) {
-  const double negligible = kNegligible * problem.total_load();
+  const double negligible = kNegligibleFlow * problem.total_load();
   for (double& f : flows) {
     if (!(std::abs(f) > negligible)) f = 0;
   }

@@ -33,7 +33,7 @@ namespace {
 constexpr const char* kConfig = "/etc/drift/driftd.conf";
 constexpr const char* kSecret = "/etc/drift/secret";
 
-struct Args {
+struct ClusterArgs {
   std::string config = kConfig;
   std::string secret = kSecret;
   std::string output;  // join-config: stdout when empty
@@ -44,7 +44,7 @@ struct Args {
   std::string cluster_name;
 };
 
-po::options_description identity_options(Args& a, bool init) {
+po::options_description identity_options(ClusterArgs& a, bool init) {
   po::options_description d(init ? "cluster init options" : "cluster join-config options");
   auto add = d.add_options();
   add("id", po::value<std::uint64_t>(&a.id)->value_name("N"),
@@ -185,7 +185,7 @@ Status write_secret(const fs::path& path, std::string& kept) {
   return Status::ok();
 }
 
-Status check_identity(const Args& a, bool init) {
+Status check_identity(const ClusterArgs& a, bool init) {
   if (a.id == 0 || a.id > 0xffffffffull) {
     return Status::error("--id " + std::to_string(a.id) + ": must be 1..4294967295");
   }
@@ -201,7 +201,7 @@ Status check_identity(const Args& a, bool init) {
   return Status::ok();
 }
 
-int init(Args a) {
+int init(ClusterArgs a) {
   auto base = fs::exists(a.config) ? read_text(a.config) : Result<std::string>(std::string());
   if (!base) return report_failure(kExitFailed, base.error());
   if (a.address.empty()) {
@@ -242,7 +242,7 @@ int init(Args a) {
   return kExitOk;
 }
 
-int join_config(const Args& a) {
+int join_config(const ClusterArgs& a) {
   auto member = read_text(a.config);
   if (!member) {
     return report_failure(kExitFailed, member.error() + " (--config names a running member's config)");
@@ -285,7 +285,7 @@ int cluster_command(const std::vector<std::string>& args) {
                                                     "' (expected init or join-config)");
   }
   const bool is_init = sub == "init";
-  Args a;
+  ClusterArgs a;
   if (is_init) a.id = 1;
   const auto options = identity_options(a, is_init);
   po::variables_map vm;

@@ -17,11 +17,11 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(20);
+constexpr auto kChildPollInterval = std::chrono::milliseconds(20);
 
-struct Fd {
+struct ChildFd {
   int fd = -1;
-  ~Fd() {
+  ~ChildFd() {
     if (fd >= 0) ::close(fd);
   }
 };
@@ -44,7 +44,8 @@ struct Fd {
   ::_exit(127);
 }
 
-Status open_child_files(const SpawnSpec& spec, Fd& log, Fd& null, Fd& pipe_read, Fd& pipe_write) {
+Status open_child_files(const SpawnSpec& spec, ChildFd& log, ChildFd& null, ChildFd& pipe_read,
+                        ChildFd& pipe_write) {
   log.fd = ::open(spec.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log.fd < 0) {
     return Status::error("cannot open log file '" + spec.log_file.string() +
@@ -73,7 +74,7 @@ int exec_error(int pipe_read) {
 }  // namespace
 
 Result<pid_t> spawn_detached(const SpawnSpec& spec) {
-  Fd log, null, pipe_read, pipe_write;
+  ChildFd log, null, pipe_read, pipe_write;
   if (Status s = open_child_files(spec, log, null, pipe_read, pipe_write); !s) return s;
   std::vector<std::string> strings{spec.program.string()};
   strings.insert(strings.end(), spec.args.begin(), spec.args.end());
@@ -134,11 +135,11 @@ StopOutcome stop_process(pid_t pid, std::chrono::milliseconds grace) {
       // Bounded: a process stuck in the kernel (state D) may take a while to die.
       const auto kill_deadline = std::chrono::steady_clock::now() + grace;
       while (process_alive(pid) && std::chrono::steady_clock::now() < kill_deadline) {
-        std::this_thread::sleep_for(kPollInterval);
+        std::this_thread::sleep_for(kChildPollInterval);
       }
       return StopOutcome::kKilled;
     }
-    std::this_thread::sleep_for(kPollInterval);
+    std::this_thread::sleep_for(kChildPollInterval);
   }
   return StopOutcome::kTerminated;
 }

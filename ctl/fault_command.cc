@@ -45,7 +45,7 @@ po::options_description fault_options(FaultArgs& a) {
   return d;
 }
 
-int print_help() {
+int print_fault_help() {
   FaultArgs a;
   std::cout << "Usage: driftctl fault run SCENARIO [--json] [options]\n"
                "       driftctl fault check SCENARIO...\n\n"
@@ -86,7 +86,7 @@ int run(const std::vector<std::string>& args) {
   options.add_options()("scenario", po::value<std::vector<std::string>>(&a.scenarios));
   po::variables_map vm;
   if (Status s = parse_args(args, options, positional, vm); !s) return usage_error("fault run", s.message());
-  if (vm.count("help")) return print_help();
+  if (vm.count("help")) return print_fault_help();
   if (a.scenarios.size() != 1) return usage_error("fault run", "expected one scenario file");
   if (a.base_port < 1 || a.base_port > 65000) {
     return usage_error("fault run", "--base-port " + std::to_string(a.base_port) + ": must be 1..65000");
@@ -125,7 +125,7 @@ int fault_command(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args.front() == "run") return run(rest);
   if (args.front() == "check") return check(rest);
-  if (args.front() == "--help" || args.front() == "-h") return print_help();
+  if (args.front() == "--help" || args.front() == "-h") return print_fault_help();
   return usage_error("fault", "unknown subcommand '" + args.front() + "' (expected run or check)");
 }
 

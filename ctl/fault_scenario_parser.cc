@@ -20,7 +20,7 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr int kMaxNodes = 64;
+constexpr int kMaxScenarioNodes = 64;
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r");
@@ -163,7 +163,7 @@ class Reader {
 
   Status cluster_key(const std::string& k, const std::string& v) {
     if (k == "nodes") {
-      auto n = parse_count(k, v, 1, kMaxNodes);
+      auto n = parse_count(k, v, 1, kMaxScenarioNodes);
       if (n) scenario_.nodes = static_cast<int>(*n);
       return n.status();
     }
@@ -261,7 +261,7 @@ class Reader {
       return n.status();
     }
     if (k == "submit") {
-      auto n = parse_count(k, v, 1, kMaxNodes);
+      auto n = parse_count(k, v, 1, kMaxScenarioNodes);
       if (n) job_.submit_to = static_cast<int>(*n);
       return n.status();
     }

@@ -27,7 +27,7 @@ namespace {
 
 constexpr auto kAskTimeout = std::chrono::seconds(10);
 
-struct Args {
+struct JobsArgs {
   std::string job;
   bool all = false;
   bool json = false;
@@ -63,7 +63,7 @@ const char* usage_of(const std::string& command) {
          "the end; --forget drops them there once printed (the job leaves `driftctl jobs`).\n\n";
 }
 
-int list_jobs(const ConnectOptions& connect, const Args& a) {
+int list_jobs(const ConnectOptions& connect, const JobsArgs& a) {
   auto jobs = cluster_jobs(connect, a.all, kAskTimeout);
   if (!jobs) return report_failure(kExitConnection, jobs.error());
   for (const std::string& who : jobs->unreachable) {
@@ -109,7 +109,7 @@ int attach(const FoundJob& found, bool json) {
   return print_job_end(*end, found.entry.app, json);
 }
 
-int result(const FoundJob& found, const Args& a) {
+int result(const FoundJob& found, const JobsArgs& a) {
   const JobEntry& e = found.entry;
   if (!ended(e.state)) {
     return report_failure(kExitFailed, "job " + format_job_id(e.job) + " (" + e.app + ") is " +
@@ -141,7 +141,7 @@ int cancel_and_say(const ConnectOptions& connect, std::uint64_t job) {
 
 int jobs_command(const std::string& command, const std::vector<std::string>& args,
                  ConnectionSettings settings) {
-  Args a;
+  JobsArgs a;
   po::options_description options(command + " options");
   auto add = options.add_options();
   if (command != "jobs") add("job", po::value(&a.job)->value_name("JOB"), "the job's id");

@@ -96,7 +96,7 @@ Status check_up_args(const UpArgs& a) {
   return Status::ok();
 }
 
-int print_help() {
+int print_local_help() {
   UpArgs a;
   std::string dir;
   std::cout
@@ -116,7 +116,7 @@ int up(const std::vector<std::string>& args) {
   po::variables_map vm;
   const auto help = std::find(args.begin(), args.end(), "--help") != args.end() ||
                     std::find(args.begin(), args.end(), "-h") != args.end();
-  if (help) return print_help();
+  if (help) return print_local_help();
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("local up", s.message());
   if (Status s = check_up_args(a); !s) return usage_error("local up", s.message());
   auto node_args = node_arguments(a.settings, a.nodes);
@@ -151,7 +151,7 @@ int down(const std::vector<std::string>& args) {
   if (Status s = parse_args(args, down_options(dir), {}, vm); !s) {
     return usage_error("local down", s.message());
   }
-  if (vm.count("help")) return print_help();
+  if (vm.count("help")) return print_local_help();
   LocalCluster cluster(dir);
   const auto lines = cluster.down();
   for (const auto& line : lines) std::cout << line << "\n";
@@ -168,7 +168,7 @@ int local_command(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args.front() == "up") return up(rest);
   if (args.front() == "down") return down(rest);
-  if (args.front() == "--help" || args.front() == "-h") return print_help();
+  if (args.front() == "--help" || args.front() == "-h") return print_local_help();
   return usage_error("local", "unknown subcommand '" + args.front() + "' (expected up or down)");
 }
 

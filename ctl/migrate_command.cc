@@ -12,6 +12,7 @@
 #include "ctl/migration_client.h"
 #include "ctl/migration_view.h"
 #include "ctl/task_id_text.h"
+#include "ctl/tcp_stream.h"
 
 namespace po = boost::program_options;
 
@@ -35,7 +36,7 @@ po::options_description migrate_options(MigrateArgs& a) {
   return d;
 }
 
-void print_help(const po::options_description& options) {
+void print_migrate_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [connection options] migrate JOB:INDEX NODE_ID [--timeout S]\n\n"
                "Moves task INDEX of job JOB to node NODE_ID while the job runs, and prints\n"
                "e.g. 'moved 0x1a2b3c0001:5 from node 2 to node 3: 64.0 MiB in 0.087 s'\n"
@@ -64,7 +65,7 @@ std::optional<int> parse_command_line(const std::vector<std::string>& args,
   po::variables_map vm;
   if (Status s = parse_args(args, all, positional, vm); !s)
     return usage_error("migrate", s.message());
-  if (vm.count("help")) return print_help(visible), kExitOk;
+  if (vm.count("help")) return print_migrate_help(visible), kExitOk;
   auto target = parse_migrate_target(a.positional);
   if (!target) return usage_error("migrate", target.error());
   if (!(a.timeout_s > 0)) {
@@ -72,12 +73,6 @@ std::optional<int> parse_command_line(const std::vector<std::string>& args,
   }
   request = *target;
   return std::nullopt;
-}
-
-Clock::time_point deadline_after(double seconds) {
-  constexpr double kYearS = 365.0 * 24 * 3600;  // longer is "forever", and keeps the cast defined
-  const double ms = std::min(seconds, kYearS) * 1000;
-  return Clock::now() + std::chrono::milliseconds(static_cast<long long>(ms));
 }
 
 int report_outcome(const MigrateRequest& request, const MigrationReport& report) {

@@ -19,8 +19,8 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr auto kReplyTimeout = std::chrono::seconds(10);
-constexpr auto kPollInterval = std::chrono::milliseconds(100);
+constexpr auto kOwnerReplyTimeout = std::chrono::seconds(10);
+constexpr auto kOwnerPollInterval = std::chrono::milliseconds(100);
 
 void print_help(const std::string& command, const po::options_description& options) {
   if (command == "reclaim") {
@@ -49,7 +49,7 @@ bool wait_until_empty(const StatusSource& query, std::uint32_t id, Clock::time_p
     auto reply = query();
     const NodeStatus* self = reply ? find_node(*reply, id) : nullptr;
     if (self && self->load.task_count == 0) return true;
-    std::this_thread::sleep_for(kPollInterval);  // a poll interval, not a synchronisation
+    std::this_thread::sleep_for(kOwnerPollInterval);  // a poll interval, not a synchronisation
   }
   return false;
 }
@@ -92,14 +92,14 @@ int owner_command(const std::string& command, const std::vector<std::string>& ar
   Result<OwnerReply> reply = Status::error("not asked");
   StatusSource query;
   if (auto socket = settings.owner_socket_to_use()) {  // the person at this PC
-    auto answer = ask_owner_socket(*socket, OwnerRequest{action}, kReplyTimeout);
+    auto answer = ask_owner_socket(*socket, OwnerRequest{action}, kOwnerReplyTimeout);
     if (!answer) return report_failure(kExitConnection, answer.error());
     if (!std::holds_alternative<OwnerReply>(*answer)) {
       return report_failure(kExitConnection, *socket + " answered with " + to_string(type_of(*answer)));
     }
     reply = std::get<OwnerReply>(*answer);
     query = [path = *socket]() -> Result<StatusReply> {
-      auto a = ask_owner_socket(path, StatusRequest{}, kReplyTimeout);
+      auto a = ask_owner_socket(path, StatusRequest{}, kOwnerReplyTimeout);
       if (!a) return a.status();
       if (!std::holds_alternative<StatusReply>(*a)) return Status::error("no status");
       return std::get<StatusReply>(*a);
@@ -107,9 +107,9 @@ int owner_command(const std::string& command, const std::vector<std::string>& ar
   } else {
     auto connect = settings.connect_options();
     if (!connect) return report_failure(kExitConnection, connect.error());
-    reply = request_owner_action(*connect, action, Clock::now() + kReplyTimeout);
+    reply = request_owner_action(*connect, action, Clock::now() + kOwnerReplyTimeout);
     if (!reply) return report_failure(kExitConnection, reply.error());
-    query = [options = *connect] { return query_status(options, kReplyTimeout); };
+    query = [options = *connect] { return query_status(options, kOwnerReplyTimeout); };
   }
   std::cout << owner_summary(*reply) << "\n";
   if (!wait || reply->tasks == 0) return kExitOk;

@@ -21,10 +21,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::uint32_t kMaxAnswerBody = 8u << 20;
 
-class Fd {
+class SocketFd {
  public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
+  explicit SocketFd(int fd) : fd_(fd) {}
+  ~SocketFd() {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
@@ -73,7 +73,7 @@ Result<WireMessage> ask_owner_socket(const std::string& path, const WireMessage&
   address.sun_family = AF_UNIX;
   if (path.size() >= sizeof address.sun_path) return Status::error(path + ": path too long");
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-  Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  SocketFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) return Status::error(std::string("socket: ") + std::strerror(errno));
   if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
     return Status::error("cannot connect to the owner socket " + path + ": " + std::strerror(errno));

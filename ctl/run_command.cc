@@ -3,27 +3,27 @@
 
 #include <unistd.h>
 
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
 
 #include "ctl/app_executable.h"
-#include "ctl/job_executables.h"
 #include "ctl/app_options.h"
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"
+#include "ctl/interrupt_watch.h"
 #include "ctl/job_client.h"
 #include "ctl/job_control.h"
-#include "ctl/interrupt_watch.h"
+#include "ctl/job_executables.h"
 #include "ctl/job_output.h"
-#include "ctl/jobs_command.h"
 #include "ctl/job_report.h"
-#include "ctl/progress_bar.h"
 #include "ctl/job_trace.h"
+#include "ctl/jobs_command.h"
+#include "ctl/progress_bar.h"
 #include "ctl/status_query.h"
 #include "ctl/task_id_text.h"
+#include "ctl/tcp_stream.h"
 
 namespace po = boost::program_options;
 
@@ -151,11 +151,6 @@ int run_serial(const std::string& path, const JobSpec& spec, bool json) {
   return print_report(
       {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details, {}, 0},
       json);
-}
-
-Clock::time_point deadline_after(double seconds) {
-  if (seconds <= 0) return Clock::time_point::max();
-  return Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
 }
 
 int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect,

@@ -17,9 +17,9 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr auto kReplyTimeout = std::chrono::seconds(10);
+constexpr auto kStatusReplyTimeout = std::chrono::seconds(10);
 
-void print_help(const po::options_description& options) {
+void print_status_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [connection options] status [--json]\n\n"
                "Shows the cluster as the daemon at --node sees it: every member's id, name,\n"
                "address, state, incarnation, tasks, load, capacity, utilization, load average,\n"
@@ -43,11 +43,11 @@ int status_command(const std::vector<std::string>& args, ConnectionSettings sett
   options.add(settings.options());
   po::variables_map vm;
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("status", s.message());
-  if (vm.count("help")) return print_help(options), kExitOk;
+  if (vm.count("help")) return print_status_help(options), kExitOk;
   if (auto ep = settings.endpoint(); !ep) return usage_error("status", ep.error());
   Result<StatusReply> reply = Status::error("not asked");
   if (auto socket = settings.owner_socket_to_use()) {
-    auto answer = ask_owner_socket(*socket, StatusRequest{}, kReplyTimeout);
+    auto answer = ask_owner_socket(*socket, StatusRequest{}, kStatusReplyTimeout);
     if (!answer) return report_failure(kExitConnection, answer.error());
     if (!std::holds_alternative<StatusReply>(*answer)) {
       return report_failure(kExitConnection, *socket + " answered with " + to_string(type_of(*answer)));
@@ -56,7 +56,7 @@ int status_command(const std::vector<std::string>& args, ConnectionSettings sett
   } else {
     auto connect = settings.connect_options();
     if (!connect) return report_failure(kExitConnection, connect.error());
-    reply = query_status(*connect, kReplyTimeout);
+    reply = query_status(*connect, kStatusReplyTimeout);
     if (!reply) return report_failure(kExitConnection, reply.error());
   }
   if (vm.count("json")) {

@@ -16,9 +16,9 @@ namespace drift::ctl {
 namespace {
 
 // The daemon asks every node hosting tasks; a dead one costs it its own timeout first.
-constexpr auto kReplyTimeout = std::chrono::seconds(15);
+constexpr auto kTasksReplyTimeout = std::chrono::seconds(15);
 
-void print_help(const po::options_description& options) {
+void print_tasks_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [connection options] tasks [--json]\n\n"
                "Lists every task of every running job, sorted by job and index: JOB (as 'run'\n"
                "prints it), INDEX, NODE (where it runs), EPOCH (how often it moved), LOAD, and\n"
@@ -46,13 +46,13 @@ int tasks_command(const std::vector<std::string>& args, ConnectionSettings setti
   options.add(settings.options());
   po::variables_map vm;
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("tasks", s.message());
-  if (vm.count("help")) return print_help(options), kExitOk;
+  if (vm.count("help")) return print_tasks_help(options), kExitOk;
   if (auto ep = settings.endpoint(); !ep) return usage_error("tasks", ep.error());
   auto connect = settings.connect_options();
   if (!connect) return report_failure(kExitConnection, connect.error());
   auto connection = ClientConnection::open(*connect);
   if (!connection) return report_failure(kExitConnection, connection.error());
-  auto reply = query_tasks(**connection, kReplyTimeout);
+  auto reply = query_tasks(**connection, kTasksReplyTimeout);
   if (!reply) return report_failure(kExitConnection, reply.error());
   return print_tasks(*reply, vm.count("json") > 0);
 }

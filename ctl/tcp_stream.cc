@@ -16,6 +16,12 @@ bool is_peer_close(const std::error_code& ec) {
 
 }  // namespace
 
+Clock::time_point deadline_after(double seconds) {
+  constexpr double kYearS = 365.0 * 24 * 3600;
+  if (!(seconds > 0) || seconds > kYearS) return Clock::time_point::max();
+  return Clock::now() + std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
 TcpStream::TcpStream(std::shared_ptr<TlsContext> tls)
     : io_(std::make_unique<asio::io_context>()), context_(std::move(tls)) {
   if (context_) {

@@ -24,6 +24,10 @@ namespace drift::ctl {
 
 using Clock = std::chrono::steady_clock;
 
+// Now + `seconds`; none (time_point::max()) for 0 or less, or beyond a year, which keeps the
+// cast defined.
+Clock::time_point deadline_after(double seconds);
+
 class TcpStream {
  public:
   // Resolves `to`, connects and, with `tls`, runs the TLS handshake; the error names the address

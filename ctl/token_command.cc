@@ -24,7 +24,7 @@ namespace {
 
 constexpr const char* kCommand = "token create";
 
-void print_help(const po::options_description& options) {
+void print_token_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [--secret-file FILE] token create NAME --role user|admin\n"
                "                [--expires DAYS] [--out FILE]\n\n"
                "Makes a token for the person NAME from the cluster secret. A user may run jobs,\n"
@@ -65,7 +65,7 @@ int token_command(const std::vector<std::string>& args, ConnectionSettings setti
   positional.add("what", 1).add("name", 1);
   po::variables_map vm;
   if (Status s = parse_args(args, all, positional, vm); !s) return usage_error(kCommand, s.message());
-  if (vm.count("help")) return print_help(options), kExitOk;
+  if (vm.count("help")) return print_token_help(options), kExitOk;
   if (what != "create") return usage_error("token", "expected 'token create NAME --role ROLE'");
   if (Status st = check_token_name(name); !st) return usage_error(kCommand, st.message());
   Token token;

@@ -23,9 +23,9 @@ namespace drift::ctl {
 
 namespace {
 
-constexpr auto kAskTimeout = std::chrono::seconds(5);
+constexpr auto kTopAskTimeout = std::chrono::seconds(5);
 
-void print_help(const po::options_description& options) {
+void print_top_help(const po::options_description& options) {
   std::cout << "Usage: driftctl [connection options] top [--interval S] [--once] [--all]\n\n"
                "The cluster live: the members' table of 'driftctl status' and the jobs' table\n"
                "of 'driftctl jobs' (yours, or everyone's with --all), asked of the cluster again\n"
@@ -44,8 +44,8 @@ std::string clock_text() {
 
 // One frame; false (and the error printed) when the daemon at --node cannot be asked.
 bool frame(const ConnectOptions& connect, bool all, bool screen) {
-  auto status = query_status(connect, kAskTimeout);
-  auto jobs = cluster_jobs(connect, all, kAskTimeout);
+  auto status = query_status(connect, kTopAskTimeout);
+  auto jobs = cluster_jobs(connect, all, kTopAskTimeout);
   std::string out;
   if (screen) out += "\x1b[H\x1b[2J";
   if (!status) {
@@ -87,7 +87,7 @@ int top_command(const std::vector<std::string>& args, ConnectionSettings setting
   options.add(settings.options());
   po::variables_map vm;
   if (Status s = parse_args(args, options, {}, vm); !s) return usage_error("top", s.message());
-  if (vm.count("help")) return print_help(options), kExitOk;
+  if (vm.count("help")) return print_top_help(options), kExitOk;
   if (!std::isfinite(interval_s) || interval_s < 0.2 || interval_s > 3600) {
     return usage_error("top", "--interval " + plain_number(interval_s) +
                                   ": expected seconds from 0.2 to 3600");

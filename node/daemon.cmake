@@ -9,6 +9,7 @@ add_library(drift_node
   daemon.cc
   daemon_params.cc
   daemon_dispatch.cc
+  daemon_tasks.cc
   daemon_faults.cc
   daemon_service.cc
   balance/balancer_service.cc

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds drift's Debian packages into dist/: drift_<version>_<arch>.deb (daemon, driftctl,
 # applications, systemd unit, /etc/drift) and drift-dev_<version>_<arch>.deb (the SDK), from a
-# Release build of their own (build-package/, prefix /usr), then checks them with lintian where it
-# is installed. Usage: bash scripts/package.sh [--version V]   (V: another package version, e.g.
-# for an upgrade test; default the project's)
+# Release build of their own (build-package/, prefix /usr, a unity build), then checks them with
+# lintian where it is installed. Usage: bash scripts/package.sh [--version V]   (V: another
+# package version, e.g. for an upgrade test; default the project's)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PACKAGE_BUILD_DIR:-$root/build-package}
@@ -18,7 +18,7 @@ done
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 echo "== configuring $build (Release, prefix /usr)"
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON "${version_arg[@]}" >/dev/null
 echo "== building what the packages hold"
 cmake --build "$build" --target driftd driftctl drift_apps_all drift_app drift_man_pages \

@@ -2,8 +2,8 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "node/machine/proc_file.h"
 
 namespace drift {
 
@@ -18,11 +18,9 @@ std::optional<long long> number(std::string_view s) {
   return v;
 }
 
-std::string read_all(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return in ? out.str() : std::string();
+// A kernel file's text, empty when it cannot be read.
+std::string kernel_text(const std::filesystem::path& p) {
+  return read_text(p.string()).value_or("");
 }
 
 // A v1 "cpu" controller among a line's comma-separated list ("cpu,cpuacct").
@@ -74,7 +72,7 @@ std::optional<double> parse_cfs_quota(std::string_view quota_us, std::string_vie
 
 std::optional<CpuCgroupDir> cpu_cgroup_dir(const std::string& root) {
   namespace fs = std::filesystem;
-  auto cgroup = cpu_cgroup_of(read_all("/proc/self/cgroup"));
+  auto cgroup = cpu_cgroup_of(kernel_text("/proc/self/cgroup"));
   if (!cgroup) return std::nullopt;
   // v1 mounts the controller as cpu,cpuacct (with cpu a link to it) or cpu alone.
   fs::path base = root;
@@ -95,9 +93,9 @@ std::optional<double> cpu_quota_cores(const std::string& root) {
   std::optional<double> least;
   for (fs::path dir = cgroup->dir;; dir = dir.parent_path()) {
     const std::optional<double> here =
-        cgroup->v2 ? parse_cpu_max(read_all(dir / "cpu.max"))
-                   : parse_cfs_quota(read_all(dir / "cpu.cfs_quota_us"),
-                                     read_all(dir / "cpu.cfs_period_us"));
+        cgroup->v2 ? parse_cpu_max(kernel_text(dir / "cpu.max"))
+                   : parse_cfs_quota(kernel_text(dir / "cpu.cfs_quota_us"),
+                                     kernel_text(dir / "cpu.cfs_period_us"));
     if (here && (!least || *here < *least)) least = here;
     if (dir == base || dir.parent_path() == dir || !dir.string().starts_with(base.string())) break;
   }

@@ -24,7 +24,7 @@ std::optional<double> access_time(const fs::path& p) {
   return seconds(st.st_atim);
 }
 
-std::string read_text(const fs::path& p) {
+std::string file_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
@@ -53,7 +53,7 @@ OwnerReadings OwnerDetector::read(std::chrono::system_clock::time_point now) {
 std::vector<std::string> OwnerDetector::session_lines() {
   std::error_code ec;
   if (fs::exists(paths_.utmp, ec)) {
-    const std::string bytes = read_text(paths_.utmp);
+    const std::string bytes = file_text(paths_.utmp);
     return utmp_session_lines(
         std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   }
@@ -62,7 +62,7 @@ std::vector<std::string> OwnerDetector::session_lines() {
     for (fs::directory_iterator it(paths_.logind_sessions, ec), end; !ec && it != end;
          it.increment(ec)) {
       if (it->path().extension() == ".ref") continue;  // logind's fifo references
-      if (auto line = logind_session_line(read_text(it->path()))) lines.push_back(*line);
+      if (auto line = logind_session_line(file_text(it->path()))) lines.push_back(*line);
     }
     return lines;
   }

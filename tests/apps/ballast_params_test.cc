@@ -6,7 +6,7 @@
 namespace drift::ballast {
 namespace {
 
-std::string error_of(JobSpec spec) {
+std::string ballast_error(JobSpec spec) {
   auto p = parse_params(spec);
   return p ? "ok" : p.error();
 }
@@ -34,15 +34,15 @@ TEST(BallastParams, StateTakesSuffixesAndRoundsUpToWords) {
 }
 
 TEST(BallastParams, BadValuesNameKeyAndValue) {
-  EXPECT_EQ(error_of({"ballast", 0, 0, {{"state", "2G"}}, {}}),
+  EXPECT_EQ(ballast_error({"ballast", 0, 0, {{"state", "2G"}}, {}}),
             "ballast: state = '2G': expected a byte count (e.g. 4096, 64K, 1M) from 8 to 1G");
-  EXPECT_EQ(error_of({"ballast", 0, 0, {{"state", "64MB"}}, {}}),
+  EXPECT_EQ(ballast_error({"ballast", 0, 0, {{"state", "64MB"}}, {}}),
             "ballast: state = '64MB': expected a byte count (e.g. 4096, 64K, 1M) from 8 to 1G");
-  EXPECT_EQ(error_of({"ballast", 0, 0, {{"work", "x"}}, {}}),
+  EXPECT_EQ(ballast_error({"ballast", 0, 0, {{"work", "x"}}, {}}),
             "ballast: work = 'x': expected a whole number from 0 to 60000000");
-  EXPECT_EQ(error_of({"ballast", 2000, 0, {}, {}}),
+  EXPECT_EQ(ballast_error({"ballast", 2000, 0, {}, {}}),
             "ballast: tasks = 2000: expected from 1 to 1024");
-  EXPECT_EQ(error_of({"ballast", 0, 0, {{"size", "1"}}, {}}),
+  EXPECT_EQ(ballast_error({"ballast", 0, 0, {{"size", "1"}}, {}}),
             "ballast: unknown parameter 'size' = '1' (ballast knows: state, work)");
 }
 

@@ -16,10 +16,10 @@ using test_support::RecordingContext;
 using test_support::restore_task_state;
 using test_support::save_task_state;
 
-const Params kParams{1000, 0, 3, 2};  // 125 words, no busy work, 3 steps
+const Params kBallastParams{1000, 0, 3, 2};  // 125 words, no busy work, 3 steps
 
 TEST(BallastTask, StepsAndFinishesWithItsDigest) {
-  BallastTask task(kParams, 1);
+  BallastTask task(kBallastParams, 1);
   RecordingContext ctx(1);
   task.start(ctx);
   task.start(ctx);  // as after a restore: nothing new
@@ -38,12 +38,12 @@ TEST(BallastTask, StepsAndFinishesWithItsDigest) {
 }
 
 TEST(BallastTask, MessagesAndWrongReductionsFail) {
-  BallastTask task(kParams, 0);
+  BallastTask task(kBallastParams, 0);
   RecordingContext ctx(0);
   task.start(ctx);
   task.receive(ctx, Message{TaskId{7, 1}, 1, {}});
   EXPECT_EQ(ctx.failures.at(0), "ballast tasks exchange no messages, got one from task 1");
-  BallastTask other(kParams, 0);
+  BallastTask other(kBallastParams, 0);
   RecordingContext ctx2(0);
   other.start(ctx2);
   other.reduced(ctx2, 1, {2});
@@ -65,10 +65,10 @@ TEST(BallastTask, BigStateRoundTrips) {
 }
 
 TEST(BallastTask, StateOfAnotherTaskIsRefused) {
-  BallastTask task(kParams, 0);
+  BallastTask task(kBallastParams, 0);
   RecordingContext ctx(0);
   task.start(ctx);
-  BallastTask other(kParams, 1);
+  BallastTask other(kBallastParams, 1);
   EXPECT_FALSE(restore_task_state(other, save_task_state(task)));
   BallastTask bigger(Params{2000, 0, 3, 2}, 0);
   EXPECT_FALSE(restore_task_state(bigger, save_task_state(task)));

@@ -15,17 +15,17 @@ using test_support::run_in_process;
 
 const Application& chatter() { return *builtin_apps().find("chatter"); }
 
-struct Case {
+struct ChatterCase {
   std::uint32_t tasks;
   std::uint64_t steps;
   const char* fanout;
   const char* payload;
 };
 
-class ChatterDistributed : public ::testing::TestWithParam<Case> {};
+class ChatterDistributed : public ::testing::TestWithParam<ChatterCase> {};
 
 TEST_P(ChatterDistributed, MatchesSerial) {
-  const Case c = GetParam();
+  const ChatterCase c = GetParam();
   const JobSpec spec{
       "chatter", c.tasks, c.steps, {{"fanout", c.fanout}, {"payload", c.payload}}, {}};
   auto serial = chatter().run_serial(spec);
@@ -47,9 +47,11 @@ TEST_P(ChatterDistributed, MatchesSerial) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ChatterDistributed,
-                         ::testing::Values(Case{2, 5, "1", "0"}, Case{3, 12, "4", "64"},
-                                           Case{8, 10, "4", "100"}, Case{16, 6, "7", "1K"},
-                                           Case{32, 4, "4", "9"}));
+                         ::testing::Values(ChatterCase{2, 5, "1", "0"},
+                                           ChatterCase{3, 12, "4", "64"},
+                                           ChatterCase{8, 10, "4", "100"},
+                                           ChatterCase{16, 6, "7", "1K"},
+                                           ChatterCase{32, 4, "4", "9"}));
 
 TEST(ChatterDistributedTest, EveryHandlerMigrates) {
   const JobSpec spec{"chatter", 6, 8, {{"payload", "33"}}, {}};

@@ -6,7 +6,7 @@
 namespace drift::chatter {
 namespace {
 
-std::string error_of(JobSpec spec) {
+std::string chatter_error(JobSpec spec) {
   auto p = parse_params(spec);
   return p ? "ok" : p.error();
 }
@@ -31,14 +31,15 @@ TEST(ChatterParams, ReadsGivenValues) {
 }
 
 TEST(ChatterParams, BadValuesNameKeyAndValue) {
-  EXPECT_EQ(error_of({"chatter", 1, 0, {}, {}}), "chatter: tasks = 1: expected from 2 to 1024");
-  EXPECT_EQ(error_of({"chatter", 0, 0, {{"fanout", "0"}}, {}}),
+  EXPECT_EQ(chatter_error({"chatter", 1, 0, {}, {}}),
+            "chatter: tasks = 1: expected from 2 to 1024");
+  EXPECT_EQ(chatter_error({"chatter", 0, 0, {{"fanout", "0"}}, {}}),
             "chatter: fanout = '0': expected a whole number from 1 to 1024");
-  EXPECT_EQ(error_of({"chatter", 0, 0, {{"payload", "2M"}}, {}}),
+  EXPECT_EQ(chatter_error({"chatter", 0, 0, {{"payload", "2M"}}, {}}),
             "chatter: payload = '2M': expected a byte count (e.g. 4096, 64K, 1M) from 0 to 1M");
-  EXPECT_NE(error_of({"chatter", 0, 0, {{"work", "-1"}}, {}}).find("work = '-1'"),
+  EXPECT_NE(chatter_error({"chatter", 0, 0, {{"work", "-1"}}, {}}).find("work = '-1'"),
             std::string::npos);
-  EXPECT_EQ(error_of({"chatter", 0, 0, {{"fan", "2"}}, {}}),
+  EXPECT_EQ(chatter_error({"chatter", 0, 0, {{"fan", "2"}}, {}}),
             "chatter: unknown parameter 'fan' = '2' (chatter knows: fanout, payload, work)");
 }
 

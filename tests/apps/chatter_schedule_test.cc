@@ -7,28 +7,28 @@
 namespace drift::chatter {
 namespace {
 
-const Params kParams{5, 10, 3, 16, 0};
+const Params kScheduleParams{5, 10, 3, 16, 0};
 
 TEST(ChatterSchedule, TargetsAreDeterministicOthers) {
-  for (std::uint32_t s = 0; s < kParams.tasks; ++s) {
-    for (std::uint64_t k = 0; k < kParams.steps; ++k) {
-      const auto t = targets(kParams, s, k);
-      EXPECT_EQ(t, targets(kParams, s, k));
-      ASSERT_EQ(t.size(), kParams.fanout);
+  for (std::uint32_t s = 0; s < kScheduleParams.tasks; ++s) {
+    for (std::uint64_t k = 0; k < kScheduleParams.steps; ++k) {
+      const auto t = targets(kScheduleParams, s, k);
+      EXPECT_EQ(t, targets(kScheduleParams, s, k));
+      ASSERT_EQ(t.size(), kScheduleParams.fanout);
       for (std::uint32_t to : t) {
         EXPECT_NE(to, s);
-        EXPECT_LT(to, kParams.tasks);
+        EXPECT_LT(to, kScheduleParams.tasks);
       }
     }
   }
-  EXPECT_NE(targets(kParams, 0, 0), targets(kParams, 0, 1));
+  EXPECT_NE(targets(kScheduleParams, 0, 0), targets(kScheduleParams, 0, 1));
 }
 
 TEST(ChatterSchedule, IncomingAddsUpToSent) {
-  for (std::uint64_t k = 0; k < kParams.steps; ++k) {
+  for (std::uint64_t k = 0; k < kScheduleParams.steps; ++k) {
     std::uint64_t in = 0;
-    for (std::uint32_t r = 0; r < kParams.tasks; ++r) in += incoming(kParams, r, k);
-    EXPECT_EQ(in, std::uint64_t{kParams.tasks} * kParams.fanout);
+    for (std::uint32_t r = 0; r < kScheduleParams.tasks; ++r) in += incoming(kScheduleParams, r, k);
+    EXPECT_EQ(in, std::uint64_t{kScheduleParams.tasks} * kScheduleParams.fanout);
   }
 }
 
@@ -40,8 +40,9 @@ TEST(ChatterSchedule, TwoTasksAlwaysTalkToEachOther) {
 }
 
 TEST(ChatterSchedule, SenderCount) {
-  EXPECT_EQ(sender_count(kParams, 2, 0, 0), 0u);
-  EXPECT_EQ(sender_count(kParams, 2, 0, kParams.steps), kParams.tasks - 1);  // 30 draws per sender
+  EXPECT_EQ(sender_count(kScheduleParams, 2, 0, 0), 0u);
+  EXPECT_EQ(sender_count(kScheduleParams, 2, 0, kScheduleParams.steps),
+            kScheduleParams.tasks - 1);  // 30 draws per sender
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ using test_support::restore_task_state;
 using test_support::save_task_state;
 
 // 10 x 8: task 0 owns columns [0, 5), task 1 columns [5, 10), all 8 rows; task 2 is spare.
-const Params kParams{10, 8, 3, 3, 1};
+const Params kGrainParams{10, 8, 3, 3, 1};
 const std::vector<GrainChange> kSplit0{{GrainKind::kSplit, 0, 2}};  // 0 keeps rows [0, 4)
 const std::vector<double> kReduced{1.0, 0.5};
 
@@ -63,7 +63,7 @@ using Sends = std::vector<std::tuple<std::uint32_t, std::uint32_t, std::size_t>>
 
 // Task `index` started, with its halo of step 0 from its one neighbour: it has contributed 0.
 struct Swept {
-  explicit Swept(std::uint32_t index) : task(kParams, index), ctx(index) {
+  explicit Swept(std::uint32_t index) : task(kGrainParams, index), ctx(index) {
     task.start(ctx);
     if (index < 2) task.receive(ctx, halo(1 - index, 0, 8));
   }
@@ -91,10 +91,10 @@ TEST(Heat2dGrainTask, SpareTaskContributesTheIdentityAndFinishesWithZero) {
 }
 
 TEST(Heat2dGrainTask, ActiveTilesCanSplitAndMerge) {
-  EXPECT_TRUE(Heat2dTask(kParams, 0).can_split());
-  EXPECT_EQ(Heat2dTask(kParams, 0).merge_partner(), 1u);
-  EXPECT_EQ(Heat2dTask(kParams, 1).merge_partner(), 0u);
-  EXPECT_EQ(Heat2dTask(kParams, 0).load(), 40.0);
+  EXPECT_TRUE(Heat2dTask(kGrainParams, 0).can_split());
+  EXPECT_EQ(Heat2dTask(kGrainParams, 0).merge_partner(), 1u);
+  EXPECT_EQ(Heat2dTask(kGrainParams, 1).merge_partner(), 0u);
+  EXPECT_EQ(Heat2dTask(kGrainParams, 0).load(), 40.0);
 }
 
 TEST(Heat2dGrainTask, SplitSendsTheSecondHalfAfterTheSweep) {
@@ -303,7 +303,7 @@ TEST(Heat2dGrainTask, StatesThatDoNotFitAreRefused) {
   // flag, index, width, height, tasks, spare (4 bytes each), steps, step (8), phase, regrained,
   // then the layout: width, height (4), length (8), bool, tile 0's rows.begin, rows.end (4)
   state[1 + 20 + 16 + 2 + 8 + 8 + 1 + 4] = 9;
-  Heat2dTask fresh(kParams, 0);
+  Heat2dTask fresh(kGrainParams, 0);
   s = restore_task_state(fresh, state);
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("heat2d state of task 0: tile of task 0"), std::string::npos)

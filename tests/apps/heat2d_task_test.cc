@@ -23,14 +23,14 @@ Message halo_from(std::uint32_t from, std::uint64_t step, std::size_t n) {
                  encode_portable(HaloMessage{step, std::vector<double>(n, 1.0)})};
 }
 
-const Params kParams{10, 8, 3, 2};  // 8 x 6 interior split into 2 x 1 tiles of 4 x 6
+const Params kHeat2dParams{10, 8, 3, 2};  // 8 x 6 interior split into 2 x 1 tiles of 4 x 6
 
 TEST(Heat2dTask, LoadIsCellsOwned) {
-  EXPECT_EQ(Heat2dTask(kParams, 0).load() + Heat2dTask(kParams, 1).load(), 80.0);
+  EXPECT_EQ(Heat2dTask(kHeat2dParams, 0).load() + Heat2dTask(kHeat2dParams, 1).load(), 80.0);
 }
 
 TEST(Heat2dTask, StartSendsEdgesOnceAndWaitsForHalos) {
-  Heat2dTask task(kParams, 0);
+  Heat2dTask task(kHeat2dParams, 0);
   RecordingContext ctx(0, {});
   task.start(ctx);
   ASSERT_EQ(ctx.sends.size(), 1u);
@@ -51,7 +51,7 @@ TEST(Heat2dTask, StartSendsEdgesOnceAndWaitsForHalos) {
 }
 
 TEST(Heat2dTask, BuffersNextStepHaloUntilReduced) {
-  Heat2dTask task(kParams, 1);
+  Heat2dTask task(kHeat2dParams, 1);
   RecordingContext ctx(1, {});
   task.start(ctx);
   task.receive(ctx, halo_from(0, 0, 8));
@@ -71,7 +71,7 @@ TEST(Heat2dTask, BuffersNextStepHaloUntilReduced) {
 
 TEST(Heat2dTask, ProtocolViolationsFailTheJob) {
   const auto violates = [](Message m) {
-    Heat2dTask task(kParams, 0);
+    Heat2dTask task(kHeat2dParams, 0);
     RecordingContext ctx(0, {});
     task.start(ctx);
     task.receive(ctx, std::move(m));
@@ -86,14 +86,14 @@ TEST(Heat2dTask, ProtocolViolationsFailTheJob) {
 }
 
 TEST(Heat2dTask, StateRoundTripsMidStep) {
-  Heat2dTask task(kParams, 1);
+  Heat2dTask task(kHeat2dParams, 1);
   RecordingContext ctx(1, {});
   task.start(ctx);
   task.receive(ctx, halo_from(0, 0, 8));
   task.receive(ctx, halo_from(0, 1, 8));
   const std::vector<std::uint8_t> state = save_task_state(task);
 
-  Heat2dTask copy(kParams, 1);
+  Heat2dTask copy(kHeat2dParams, 1);
   ASSERT_TRUE(restore_task_state(copy, state));
   EXPECT_EQ(save_task_state(copy), state);
   RecordingContext ctx2(1, {});
@@ -104,8 +104,8 @@ TEST(Heat2dTask, StateRoundTripsMidStep) {
 }
 
 TEST(Heat2dTask, StateOfAnotherTaskIsRefused) {
-  Heat2dTask task(kParams, 0);
-  Heat2dTask other(kParams, 1);
+  Heat2dTask task(kHeat2dParams, 0);
+  Heat2dTask other(kHeat2dParams, 1);
   Status s = restore_task_state(other, save_task_state(task));
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("task 0"), std::string::npos) << s.message();

@@ -16,12 +16,12 @@ namespace {
 const std::vector<Neighbour> kAdjacent{{1, kWest, Range{0, 4}}, {2, kWest, Range{4, 8}}};
 const Adoption kAdoption{5, Rect{Range{0, 2}, Range{0, 5}}};  // 10 cells from task 5
 
-PendingHalo halo(std::uint64_t step, std::uint32_t from, std::size_t n) {
+PendingHalo pending_halo(std::uint64_t step, std::uint32_t from, std::size_t n) {
   return PendingHalo{step, from, std::vector<double>(n, 1.0)};
 }
 
-PendingPiece piece(std::uint64_t step, std::uint32_t from, std::uint64_t offset, double first,
-                   std::size_t n) {
+PendingPiece pending_piece(std::uint64_t step, std::uint32_t from, std::uint64_t offset,
+                           double first, std::size_t n) {
   std::vector<double> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = first + static_cast<double>(i);
   return PendingPiece{step, from, offset, v};
@@ -29,12 +29,12 @@ PendingPiece piece(std::uint64_t step, std::uint32_t from, std::uint64_t offset,
 
 TEST(Inbox, HalosOfAStepCompleteOncePerNeighbour) {
   Inbox inbox;
-  EXPECT_TRUE(inbox.add_halo(halo(3, 1, 4)));
-  EXPECT_FALSE(inbox.add_halo(halo(3, 1, 4)));
-  EXPECT_TRUE(inbox.add_halo(halo(4, 9, 7)));  // next step: not checked yet
+  EXPECT_TRUE(inbox.add_halo(pending_halo(3, 1, 4)));
+  EXPECT_FALSE(inbox.add_halo(pending_halo(3, 1, 4)));
+  EXPECT_TRUE(inbox.add_halo(pending_halo(4, 9, 7)));  // next step: not checked yet
   EXPECT_EQ(inbox.check(3, kAdjacent, std::nullopt), "");
   EXPECT_FALSE(inbox.halos_complete(3, kAdjacent));
-  EXPECT_TRUE(inbox.add_halo(halo(3, 2, 4)));
+  EXPECT_TRUE(inbox.add_halo(pending_halo(3, 2, 4)));
   EXPECT_TRUE(inbox.halos_complete(3, kAdjacent));
   EXPECT_EQ(inbox.take_halo(3, 2), std::vector<double>(4, 1.0));
   EXPECT_EQ(inbox.halos().size(), 2u);
@@ -44,16 +44,16 @@ TEST(Inbox, HalosOfAStepCompleteOncePerNeighbour) {
 
 TEST(Inbox, HaloLengthMustBeTheSharedStretch) {
   Inbox inbox;
-  inbox.add_halo(halo(0, 2, 5));
+  inbox.add_halo(pending_halo(0, 2, 5));
   EXPECT_EQ(inbox.check(0, kAdjacent, std::nullopt),
             "a halo of step 0 from task 2 with 5 values for a shared edge of 4 cells");
 }
 
 TEST(Inbox, PiecesAssembleInOffsetOrder) {
   Inbox inbox;
-  inbox.add_piece(piece(2, 5, 6, 6.0, 4));
-  inbox.add_piece(piece(1, 5, 0, 0.0, 3));  // an older step, kept apart
-  inbox.add_piece(piece(2, 5, 0, 0.0, 6));
+  inbox.add_piece(pending_piece(2, 5, 6, 6.0, 4));
+  inbox.add_piece(pending_piece(1, 5, 0, 0.0, 3));  // an older step, kept apart
+  inbox.add_piece(pending_piece(2, 5, 0, 0.0, 6));
   EXPECT_EQ(inbox.check(2, {}, kAdoption), "");
   EXPECT_TRUE(inbox.pieces_complete(2, 10));
   const std::vector<double> all = inbox.take_pieces(2);
@@ -68,15 +68,17 @@ TEST(Inbox, PiecesMustComeFromTheGiverAndFitTheRectangle) {
     for (PendingPiece& p : pieces) inbox.add_piece(std::move(p));
     return inbox.check(0, {}, a);
   };
-  EXPECT_EQ(check({piece(0, 5, 0, 0, 4)}, kAdoption), "");
-  EXPECT_EQ(check({piece(0, 5, 0, 0, 4)}, std::nullopt),
+  EXPECT_EQ(check({pending_piece(0, 5, 0, 0, 4)}, kAdoption), "");
+  EXPECT_EQ(check({pending_piece(0, 5, 0, 0, 4)}, std::nullopt),
             "a piece of a tile of step 0 from task 5, which hands this task no cells");
-  EXPECT_NE(check({piece(0, 4, 0, 0, 4)}, kAdoption), "");
-  EXPECT_NE(check({piece(0, 5, 0, 0, 4), piece(0, 5, 3, 0, 4)}, kAdoption), "");  // overlap
-  EXPECT_NE(check({piece(0, 5, 0, 0, 4), piece(0, 5, 0, 0, 4)}, kAdoption), "");  // twice
-  EXPECT_NE(check({piece(0, 5, 8, 0, 3)}, kAdoption), "");                        // past the end
-  EXPECT_NE(check({piece(0, 5, 11, 0, 1)}, kAdoption), "");
-  EXPECT_EQ(check({piece(1, 4, 0, 0, 99)}, kAdoption), "");  // another step
+  EXPECT_NE(check({pending_piece(0, 4, 0, 0, 4)}, kAdoption), "");
+  EXPECT_NE(check({pending_piece(0, 5, 0, 0, 4), pending_piece(0, 5, 3, 0, 4)}, kAdoption),
+            "");  // overlap
+  EXPECT_NE(check({pending_piece(0, 5, 0, 0, 4), pending_piece(0, 5, 0, 0, 4)}, kAdoption),
+            "");                                                    // twice
+  EXPECT_NE(check({pending_piece(0, 5, 8, 0, 3)}, kAdoption), "");  // past the end
+  EXPECT_NE(check({pending_piece(0, 5, 11, 0, 1)}, kAdoption), "");
+  EXPECT_EQ(check({pending_piece(1, 4, 0, 0, 99)}, kAdoption), "");  // another step
 }
 
 // Inbox's wire layout with the pieces as given, for a state that has them out of order.
@@ -91,16 +93,18 @@ struct UnorderedInbox {
 
 TEST(Inbox, StateRoundTripsAndPiecesMustBeInOrder) {
   Inbox inbox;
-  inbox.add_halo(halo(3, 1, 4));
-  inbox.add_piece(piece(4, 5, 6, 6.0, 4));
-  inbox.add_piece(piece(4, 5, 0, 0.0, 6));
+  inbox.add_halo(pending_halo(3, 1, 4));
+  inbox.add_piece(pending_piece(4, 5, 6, 6.0, 4));
+  inbox.add_piece(pending_piece(4, 5, 0, 0.0, 6));
   const std::vector<std::uint8_t> bytes = encode_portable(inbox);
   Inbox back;
   ASSERT_TRUE(decode_portable(bytes, back));
   EXPECT_EQ(encode_portable(back), bytes);
 
-  const Status s = decode_portable(
-      encode_portable(UnorderedInbox{{}, {piece(4, 5, 6, 6.0, 4), piece(4, 5, 0, 0.0, 6)}}), back);
+  const Status s =
+      decode_portable(encode_portable(UnorderedInbox{
+                          {}, {pending_piece(4, 5, 6, 6.0, 4), pending_piece(4, 5, 0, 0.0, 6)}}),
+                      back);
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("order"), std::string::npos) << s.message();
 }

@@ -3,6 +3,7 @@
 // random sequences of changes, and the loading checks.
 #include "apps/heat2d/layout.h"
 
+#include <drift/archives.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,14 +11,10 @@
 #include <string>
 #include <vector>
 
-#include <drift/archives.h>
+#include "tests/apps/heat2d_rect.h"
 
 namespace drift::heat2d {
 namespace {
-
-Rect rect(std::uint32_t r0, std::uint32_t r1, std::uint32_t c0, std::uint32_t c1) {
-  return Rect{Range{r0, r1}, Range{c0, c1}};
-}
 
 GrainChange split(std::uint32_t t, std::uint32_t d) { return {GrainKind::kSplit, t, d}; }
 GrainChange merge(std::uint32_t t, std::uint32_t p) { return {GrainKind::kMerge, t, p}; }

@@ -10,7 +10,7 @@
 namespace drift::particles {
 namespace {
 
-std::string error_of(JobSpec spec) {
+std::string particles_error(JobSpec spec) {
   auto p = parse_params(spec);
   return p ? "ok" : p.error();
 }
@@ -41,28 +41,28 @@ TEST(ParticlesParams, ReadsGivenValues) {
 }
 
 TEST(ParticlesParams, BadValuesNameKeyAndValue) {
-  EXPECT_EQ(error_of({"particles", 0, 0, {{"cells", "0"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 0, 0, {{"cells", "0"}}, {}}),
             "particles: cells = '0': expected a whole number from 1 to 16777216");
-  EXPECT_EQ(error_of({"particles", 0, 0, {{"cells", "4k"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 0, 0, {{"cells", "4k"}}, {}}),
             "particles: cells = '4k': expected a whole number from 1 to 16777216");
-  EXPECT_EQ(error_of({"particles", 0, 0, {{"particles", "-5"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 0, 0, {{"particles", "-5"}}, {}}),
             "particles: particles = '-5': expected a whole number from 1 to 16777216");
-  EXPECT_EQ(error_of({"particles", 0, 0, {{"particles", "0"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 0, 0, {{"particles", "0"}}, {}}),
             "particles: particles = '0': expected a whole number from 1 to 16777216");
-  EXPECT_EQ(error_of({"particles", 0, 0, {{"drift", "100001"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 0, 0, {{"drift", "100001"}}, {}}),
             "particles: drift = '100001': expected a whole number from 0 to 100000");
-  EXPECT_NE(error_of({"particles", 0, 0, {{"seed", "1.5"}}, {}}).find("seed = '1.5'"),
+  EXPECT_NE(particles_error({"particles", 0, 0, {{"seed", "1.5"}}, {}}).find("seed = '1.5'"),
             std::string::npos);
-  EXPECT_EQ(error_of({"particles", 0, 0, {{"cell", "8"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 0, 0, {{"cell", "8"}}, {}}),
             "particles: unknown parameter 'cell' = '8' (particles knows: cells, particles, seed, "
             "drift)");
 }
 
 TEST(ParticlesParams, EveryTaskNeedsACell) {
   EXPECT_TRUE(parse_params({"particles", 8, 0, {{"cells", "8"}}, {}}));
-  EXPECT_EQ(error_of({"particles", 9, 0, {{"cells", "8"}}, {}}),
+  EXPECT_EQ(particles_error({"particles", 9, 0, {{"cells", "8"}}, {}}),
             "particles: tasks = 9 is more than cells = 8: every task needs at least one cell");
-  EXPECT_NE(error_of({"particles", 5, 0, {{"cells", "4"}}, {}}).find("tasks = 5"),
+  EXPECT_NE(particles_error({"particles", 5, 0, {{"cells", "4"}}, {}}).find("tasks = 5"),
             std::string::npos);
 }
 

@@ -10,7 +10,7 @@
 namespace drift::particles {
 namespace {
 
-const Params kParams{40, 2000, 5, 20'000, 10, 1};  // strong drift: many particles cross
+const Params kRegionParams{40, 2000, 5, 20'000, 10, 1};  // strong drift: many particles cross
 
 std::vector<Particle> by_id(std::vector<Particle> v) {
   std::sort(v.begin(), v.end(), [](const Particle& a, const Particle& b) { return a.id < b.id; });
@@ -18,14 +18,14 @@ std::vector<Particle> by_id(std::vector<Particle> v) {
 }
 
 TEST(ParticlesRegionStep, KeepsEveryParticleAndTheBox) {
-  const CellRange box{0, kParams.cells};
-  std::vector<Particle> particles = initial_particles(kParams, box);
-  ASSERT_EQ(particles.size(), kParams.particles);
+  const CellRange box{0, kRegionParams.cells};
+  std::vector<Particle> particles = initial_particles(kRegionParams, box);
+  ASSERT_EQ(particles.size(), kRegionParams.particles);
   for (std::uint64_t step = 0; step < 50; ++step) {
-    const Leavers out = advance_region(particles, box, physics_of(kParams), step);
+    const Leavers out = advance_region(particles, box, physics_of(kRegionParams), step);
     EXPECT_TRUE(out.left.empty() && out.right.empty());
   }
-  ASSERT_EQ(particles.size(), kParams.particles);
+  ASSERT_EQ(particles.size(), kRegionParams.particles);
   std::vector<Particle> sorted = by_id(particles);
   for (std::uint64_t id = 0; id < sorted.size(); ++id) {
     EXPECT_EQ(sorted[id].id, id);
@@ -36,9 +36,9 @@ TEST(ParticlesRegionStep, KeepsEveryParticleAndTheBox) {
 
 TEST(ParticlesRegionStep, LeaversGoToTheNeighbouringCells) {
   const CellRange range{10, 13};
-  std::vector<Particle> particles = initial_particles(kParams, range);
+  std::vector<Particle> particles = initial_particles(kRegionParams, range);
   const std::size_t before = particles.size();
-  const Leavers out = advance_region(particles, range, physics_of(kParams), 0);
+  const Leavers out = advance_region(particles, range, physics_of(kRegionParams), 0);
   EXPECT_EQ(particles.size() + out.left.size() + out.right.size(), before);
   EXPECT_FALSE(out.left.empty());
   EXPECT_FALSE(out.right.empty());
@@ -50,12 +50,12 @@ TEST(ParticlesRegionStep, LeaversGoToTheNeighbouringCells) {
 // The serial reference and the tasks rest on this: the same particles, bit for bit, whatever
 // ranges the box is cut into, as long as the leavers are handed over every step.
 TEST(ParticlesRegionStep, PiecesStepLikeTheWhole) {
-  const Physics physics = physics_of(kParams);
-  const CellRange box{0, kParams.cells};
-  std::vector<Particle> whole = initial_particles(kParams, box);
+  const Physics physics = physics_of(kRegionParams);
+  const CellRange box{0, kRegionParams.cells};
+  std::vector<Particle> whole = initial_particles(kRegionParams, box);
   const std::vector<CellRange> pieces{{0, 1}, {1, 17}, {17, 18}, {18, 40}};
   std::vector<std::vector<Particle>> parts;
-  for (const CellRange& r : pieces) parts.push_back(initial_particles(kParams, r));
+  for (const CellRange& r : pieces) parts.push_back(initial_particles(kRegionParams, r));
   for (std::uint64_t step = 0; step < 30; ++step) {
     advance_region(whole, box, physics, step);
     std::vector<Leavers> out;

@@ -21,7 +21,7 @@ using test_support::RecordingContext;
 using test_support::restore_task_state;
 using test_support::save_task_state;
 
-const Params kParams{12, 600, 1, 0, 3, 3};  // task 1 owns cells [4, 8)
+const Params kParticlesParams{12, 600, 1, 0, 3, 3};  // task 1 owns cells [4, 8)
 const std::vector<double> kAllThere{600, 1.0, 0.0};
 
 Message migrants(std::uint32_t from, std::uint64_t step, std::vector<Particle> particles = {}) {
@@ -36,7 +36,7 @@ MigrantMessage sent(const RecordingContext& ctx, std::size_t i) {
 }
 
 struct Middle {
-  ParticlesTask task{kParams, 1};
+  ParticlesTask task{kParticlesParams, 1};
   RecordingContext ctx{1};
   Middle() { task.start(ctx); }
   std::string failure() const { return ctx.failures.empty() ? "" : ctx.failures.front(); }
@@ -63,7 +63,7 @@ TEST(ParticlesTask, StartSendsMigrantsToBothNeighboursOnce) {
 }
 
 TEST(ParticlesTask, EdgeTaskHasOneNeighbour) {
-  ParticlesTask task(kParams, 0);
+  ParticlesTask task(kParticlesParams, 0);
   RecordingContext ctx(0);
   task.start(ctx);
   ASSERT_EQ(ctx.sends.size(), 1u);
@@ -146,7 +146,7 @@ TEST(ParticlesTask, StateRoundTripsMidStep) {
   m.task.receive(m.ctx, migrants(0, 1));  // buffered early: must come along
   const std::vector<std::uint8_t> state = save_task_state(m.task);
 
-  ParticlesTask copy(kParams, 1);
+  ParticlesTask copy(kParticlesParams, 1);
   ASSERT_TRUE(restore_task_state(copy, state));
   EXPECT_EQ(save_task_state(copy), state);
   EXPECT_EQ(copy.load(), m.task.load());
@@ -162,11 +162,11 @@ TEST(ParticlesTask, StateRoundTripsMidStep) {
 
 TEST(ParticlesTask, StateOfAnotherTaskIsRefused) {
   Middle m;
-  ParticlesTask other(kParams, 2);
+  ParticlesTask other(kParticlesParams, 2);
   Status s = restore_task_state(other, save_task_state(m.task));
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("task 1"), std::string::npos) << s.message();
-  Params more = kParams;
+  Params more = kParticlesParams;
   more.particles = 601;
   ParticlesTask bigger(more, 1);
   EXPECT_FALSE(restore_task_state(bigger, save_task_state(m.task)));

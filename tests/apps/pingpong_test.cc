@@ -17,7 +17,7 @@ using test_support::RecordingContext;
 
 const Application& app() { return *builtin_apps().find("pingpong"); }
 
-std::string error_of(JobSpec spec) {
+std::string pingpong_error(JobSpec spec) {
   auto p = parse_params(spec);
   return p ? "ok" : p.error();
 }
@@ -30,13 +30,15 @@ TEST(PingpongParams, DefaultsAndLimits) {
   EXPECT_EQ(spec.params.at("rounds"), "1000");
   EXPECT_EQ(spec.params.at("bytes"), "64");
   EXPECT_EQ(parse_params(JobSpec{"pingpong", 2, 1, {{"bytes", "1M"}}, {}})->bytes, 1u << 20);
-  EXPECT_EQ(error_of({"pingpong", 3, 0, {}, {}}), "pingpong: tasks = 3: expected from 2 to 2");
-  EXPECT_EQ(error_of({"pingpong", 0, 5, {}, {}}), "pingpong: steps = 5: expected from 1 to 1");
-  EXPECT_EQ(error_of({"pingpong", 0, 0, {{"bytes", "4"}}, {}}),
+  EXPECT_EQ(pingpong_error({"pingpong", 3, 0, {}, {}}),
+            "pingpong: tasks = 3: expected from 2 to 2");
+  EXPECT_EQ(pingpong_error({"pingpong", 0, 5, {}, {}}),
+            "pingpong: steps = 5: expected from 1 to 1");
+  EXPECT_EQ(pingpong_error({"pingpong", 0, 0, {{"bytes", "4"}}, {}}),
             "pingpong: bytes = '4': expected a byte count (e.g. 4096, 64K, 1M) from 8 to 4M");
-  EXPECT_EQ(error_of({"pingpong", 0, 0, {{"rounds", "0"}}, {}}),
+  EXPECT_EQ(pingpong_error({"pingpong", 0, 0, {{"rounds", "0"}}, {}}),
             "pingpong: rounds = '0': expected a whole number from 1 to 1000000000");
-  EXPECT_EQ(error_of({"pingpong", 0, 0, {{"size", "1"}}, {}}),
+  EXPECT_EQ(pingpong_error({"pingpong", 0, 0, {{"size", "1"}}, {}}),
             "pingpong: unknown parameter 'size' = '1' (pingpong knows: rounds, bytes)");
 }
 

@@ -4,21 +4,18 @@
 // cell count does not fit its rectangle is refused.
 #include "apps/heat2d/tile_cells.h"
 
+#include <drift/archives.h>
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "apps/heat2d/heat2d_serial.h"
-#include <drift/archives.h>
+#include "tests/apps/heat2d_rect.h"
 
 namespace drift::heat2d {
 namespace {
 
 constexpr std::uint32_t kW = 12, kH = 10;
-
-Rect rect(std::uint32_t r0, std::uint32_t r1, std::uint32_t c0, std::uint32_t c1) {
-  return Rect{Range{r0, r1}, Range{c0, c1}};
-}
 
 // The grid's cells of `part`, row-major.
 std::vector<double> cells_of(const std::vector<double>& grid, const Rect& part) {

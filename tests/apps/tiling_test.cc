@@ -7,13 +7,14 @@
 namespace drift::heat2d {
 namespace {
 
-struct Case {
+struct TilingCase {
   std::uint32_t width, height, tasks;
 };
 
 TEST(Tiling, CoversTheGridExactlyOnce) {
-  for (const Case c : {Case{3, 3, 1}, Case{10, 10, 4}, Case{31, 17, 7}, Case{17, 31, 6},
-                       Case{13, 101, 25}, Case{64, 48, 16}, Case{100, 5, 9}, Case{7, 7, 25}}) {
+  for (const TilingCase c : {TilingCase{3, 3, 1}, TilingCase{10, 10, 4}, TilingCase{31, 17, 7},
+                             TilingCase{17, 31, 6}, TilingCase{13, 101, 25}, TilingCase{64, 48, 16},
+                             TilingCase{100, 5, 9}, TilingCase{7, 7, 25}}) {
     auto t = make_tiling(c.width, c.height, c.tasks);
     ASSERT_TRUE(t) << c.width << "x" << c.height << " / " << c.tasks;
     ASSERT_EQ(t->px * t->py, c.tasks);
@@ -34,7 +35,8 @@ TEST(Tiling, CoversTheGridExactlyOnce) {
 }
 
 TEST(Tiling, NeighboursAreSymmetricAndAdjacent) {
-  for (const Case c : {Case{10, 10, 4}, Case{31, 17, 7}, Case{64, 48, 16}, Case{40, 40, 25}}) {
+  for (const TilingCase c : {TilingCase{10, 10, 4}, TilingCase{31, 17, 7}, TilingCase{64, 48, 16},
+                             TilingCase{40, 40, 25}}) {
     auto t = make_tiling(c.width, c.height, c.tasks);
     ASSERT_TRUE(t);
     for (std::uint32_t i = 0; i < c.tasks; ++i) {

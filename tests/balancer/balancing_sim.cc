@@ -28,7 +28,7 @@ double real_amount(Strategy strategy, const LoadGraph& g, const Transfer& t) {
   return strategy == Strategy::kHomogeneous ? t.amount * g.nodes[t.from].capacity : t.amount;
 }
 
-void apply(LoadGraph& g, const std::vector<Transfer>& transfers) {
+void apply_moves(LoadGraph& g, const std::vector<Transfer>& transfers) {
   for (const auto& t : transfers) {
     g.nodes[t.from].load -= t.amount;
     g.nodes[t.to].load += t.amount;
@@ -96,7 +96,7 @@ std::vector<Transfer> round(Strategy strategy, Mode mode, LoadGraph& graph,
     }
   }
   for (auto& t : moves) t.amount = real_amount(strategy, graph, t);
-  apply(graph, moves);
+  apply_moves(graph, moves);
   return moves;
 }
 

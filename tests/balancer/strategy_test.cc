@@ -26,7 +26,7 @@ double total(const std::vector<NodeLoad>& nodes) {
 }
 
 // The capacity the strategy balances against: homogeneous takes every capacity as 1.
-double seen_capacity(Strategy s, const NodeLoad& n) {
+double balanced_capacity(Strategy s, const NodeLoad& n) {
   return s == Strategy::kHomogeneous ? 1.0 : n.capacity;
 }
 
@@ -56,7 +56,7 @@ void expect_sound(Strategy s, const LoadGraph& g, const std::vector<Transfer>& t
   const double rounding = 1e-12 * total(g.nodes);  // of the loads, by the biggest amounts
   EXPECT_NEAR(total(after), total(g.nodes), rounding);
   for (const auto& t : transfers) {
-    const double cs = seen_capacity(s, after[t.from]), cr = seen_capacity(s, after[t.to]);
+    const double cs = balanced_capacity(s, after[t.from]), cr = balanced_capacity(s, after[t.to]);
     const double us = after[t.from].load / cs, ur = after[t.to].load / cr;
     EXPECT_LE(ur, us + 1e-9 * std::abs(us) + rounding / std::min(cs, cr))
         << t.from << "->" << t.to << " ends in the wrong order";

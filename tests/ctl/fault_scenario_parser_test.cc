@@ -34,7 +34,7 @@ at step 10 kill worker
 at 3s restart 3
 )";
 
-std::string error_of(const std::string& text) {
+std::string scenario_error(const std::string& text) {
   auto s = parse_fault_scenario(text, "conf/faults/x.scn");
   return s ? "(parsed)" : s.error();
 }
@@ -80,59 +80,61 @@ TEST(FaultScenarioParserTest, PartitionTurnsOnNamespaces) {
       "f.scn");
   ASSERT_TRUE(s) << s.error();
   EXPECT_TRUE(s->netns);
-  EXPECT_EQ(error_of("[cluster]\nnodes = 3\nnetwork = loopback\n[job]\napp = heat2d\ntasks = "
-                     "2\n[faults]\nat 1s partition 1 | rest\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 3\nnetwork = loopback\n[job]\napp = heat2d\ntasks = "
+                           "2\n[faults]\nat 1s partition 1 | rest\n"),
             "conf/faults/x.scn: network = loopback: partition needs network = netns");
 }
 
 TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
-  EXPECT_EQ(error_of("[cluster]\nnodes = 0\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 0\n"),
             "conf/faults/x.scn:2: nodes = '0': expected a whole number 1..64");
-  EXPECT_EQ(error_of("[cluster]\nnodez = 3\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodez = 3\n"),
             "conf/faults/x.scn:2: unknown key 'nodez' in [cluster] (nodes, network, base_config, "
             "set, cpu_hogs, duration, cpu, cpu_period)");
-  EXPECT_EQ(error_of("[cluster]\ncpu = 0.2\n"), "conf/faults/x.scn:2: cpu = '0.2': set nodes first");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\ncpu = 3:0.2\n"),
+  EXPECT_EQ(scenario_error("[cluster]\ncpu = 0.2\n"),
+            "conf/faults/x.scn:2: cpu = '0.2': set nodes first");
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\ncpu = 3:0.2\n"),
             "conf/faults/x.scn:3: cpu = '3': expected a whole number 1..2");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\ncpu = 0\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\ncpu = 0\n"),
             "conf/faults/x.scn:3: cpu = '0': expected CORES or K:CORES, cores from 0.01 to 1024");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\ncpu_period = 5s\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\ncpu_period = 5s\n"),
             "conf/faults/x.scn:3: cpu_period = '5s': must be from 1ms to 1s");
-  EXPECT_EQ(error_of("[clutser]\n"),
+  EXPECT_EQ(scenario_error("[clutser]\n"),
             "conf/faults/x.scn:1: unknown section [clutser] (expected cluster, job, expect or "
             "faults)");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[faults]\nat 1s kill 3\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[faults]\nat 1s kill 3\n"),
             "conf/faults/x.scn:4: node '3': the cluster has nodes 1..2");
-  EXPECT_EQ(error_of("[faults]\nat 1s kill 1\n"),
+  EXPECT_EQ(scenario_error("[faults]\nat 1s kill 1\n"),
             "conf/faults/x.scn:1: [faults] must come after [cluster] nodes = N (node numbers are "
             "checked)");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_recoveries = none\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[expect]\nmax_recoveries = none\n"),
             "conf/faults/x.scn:4: max_recoveries = 'none': expected a whole number 0..1048576");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_steps_recomputed = -1\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[expect]\nmax_steps_recomputed = -1\n"),
             "conf/faults/x.scn:4: max_steps_recomputed = '-1': expected a whole number "
             "0..1099511627776");
-  EXPECT_TRUE(error_of("[cluster]\nnodes = 2\n[job]\napp = heat3d\ntasks = 2\n")
+  EXPECT_TRUE(scenario_error("[cluster]\nnodes = 2\n[job]\napp = heat3d\ntasks = 2\n")
                   .starts_with("conf/faults/x.scn:3: [job] app = 'heat3d': no application "
                                "'heat3d' in the apps path ("));
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\ncolour = red\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\ncolour = red\n"),
             "conf/faults/x.scn:6: colour = 'red': heat2d has no option --colour");
-  EXPECT_TRUE(error_of("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\nsize = 1x5\n")
+  EXPECT_TRUE(scenario_error("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\nsize = 1x5\n")
                   .starts_with("conf/faults/x.scn:3: [job] heat2d: "));
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[job]\napp = heat2d\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[job]\napp = heat2d\n"),
             "conf/faults/x.scn:3: [job] tasks = N is required");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nfaulted_declared_dead = maybe\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[expect]\nfaulted_declared_dead = maybe\n"),
             "conf/faults/x.scn:4: faulted_declared_dead = 'maybe': expected yes or no");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_stall = 200\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[expect]\nmax_stall = 200\n"),
             "conf/faults/x.scn:4: max_stall = '200': duration '200' needs a unit: ms, s or m "
             "(e.g. 2.5s)");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_late_heartbeats = 150%\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[expect]\nmax_late_heartbeats = 150%\n"),
             "conf/faults/x.scn:4: max_late_heartbeats = '150%': expected a percentage 0%..100%");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n[expect]\nmax_late_heartbeats = lots\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[expect]\nmax_late_heartbeats = lots\n"),
             "conf/faults/x.scn:4: max_late_heartbeats = 'lots': expected a percentage 0%..100%");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\nset = 3:a.b=1\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\nset = 3:a.b=1\n"),
             "conf/faults/x.scn:3: set = '3:a.b=1': the cluster has 2 nodes");
-  EXPECT_EQ(error_of("[cluster]\nnodes = 2\n"), "conf/faults/x.scn: a [job] section is required");
-  EXPECT_EQ(error_of("nodes = 2\n"),
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n"),
+            "conf/faults/x.scn: a [job] section is required");
+  EXPECT_EQ(scenario_error("nodes = 2\n"),
             "conf/faults/x.scn:1: expected 'key = value' in a section, got 'nodes = 2'");
 }
 

@@ -6,7 +6,7 @@
 namespace drift::ctl {
 namespace {
 
-StatusReply sample() {
+StatusReply status_sample() {
   StatusReply r;
   r.responder = 1;
   NodeStatus b;
@@ -25,7 +25,7 @@ StatusReply sample() {
 }
 
 TEST(StatusViewTest, JsonListsNodesByIdWithTheirState) {
-  const auto j = status_json(sample());
+  const auto j = status_json(status_sample());
   ASSERT_EQ(j["nodes"].size(), 2u);
   EXPECT_EQ(j["nodes"][0]["id"], 1);
   EXPECT_EQ(j["nodes"][0]["name"], "node1");
@@ -43,7 +43,7 @@ TEST(StatusViewTest, JsonListsNodesByIdWithTheirState) {
 }
 
 TEST(StatusViewTest, TableHasAHeaderAndOneRowPerNode) {
-  const std::string table = status_table(sample());
+  const std::string table = status_table(status_sample());
   EXPECT_EQ(table.rfind("ID", 0), 0u) << table;
   EXPECT_NE(table.find("node1"), std::string::npos);
   EXPECT_NE(table.find("dead"), std::string::npos);
@@ -52,7 +52,7 @@ TEST(StatusViewTest, TableHasAHeaderAndOneRowPerNode) {
 }
 
 TEST(StatusViewTest, JsonHasEveryCounter) {
-  const auto j = status_json(sample())["nodes"][0];
+  const auto j = status_json(status_sample())["nodes"][0];
   EXPECT_EQ(j["migrations_out"], 4);
   EXPECT_EQ(j["migrations_in"], 1);
   EXPECT_EQ(j["bytes_moved"], 96ull << 20);
@@ -60,11 +60,11 @@ TEST(StatusViewTest, JsonHasEveryCounter) {
   EXPECT_EQ(j["location_updates"], 12);
   EXPECT_EQ(j["suspicions"], 0);
   EXPECT_EQ(j["deaths_declared"], 0);
-  EXPECT_EQ(status_json(sample())["nodes"][1]["bytes_moved"], 0);
+  EXPECT_EQ(status_json(status_sample())["nodes"][1]["bytes_moved"], 0);
 }
 
 TEST(StatusViewTest, TableEndsWithTheMigrationCounters) {
-  const std::string table = status_table(sample());
+  const std::string table = status_table(status_sample());
   const std::string header = table.substr(0, table.find('\n'));
   EXPECT_NE(header.find("FREE MEM  MIGR     MOVED  FWD  LOCUPD"), std::string::npos) << table;
   EXPECT_NE(table.find("3072 MiB   4/1  96.0 MiB  250      12\n"), std::string::npos) << table;
@@ -72,7 +72,7 @@ TEST(StatusViewTest, TableEndsWithTheMigrationCounters) {
 }
 
 TEST(StatusViewTest, StateIsTheOwnerStateOfALiveNodeAndTheDetectorsVerdictOtherwise) {
-  StatusReply r = sample();
+  StatusReply r = status_sample();
   r.nodes[1].load.owner = OwnerState::kDraining;  // node 1, alive
   r.nodes[0].load.owner = OwnerState::kSuspended;  // node 2, dead: its last owner state is moot
   auto j = status_json(r);

@@ -6,7 +6,7 @@
 namespace drift::ctl {
 namespace {
 
-TasksReply sample() {
+TasksReply tasks_sample() {
   TasksReply r;
   r.tasks = {TaskInfo{{0x200010002, 1}, 3, 2, 512.5, 17}, TaskInfo{{0x100010001, 7}, 1, 0, 1024, 0},
              TaskInfo{{0x200010002, 0}, 0, 1, 0, 4}, TaskInfo{{0x100010001, 10}, 2, 1, 1024, 3}};
@@ -14,7 +14,7 @@ TasksReply sample() {
 }
 
 TEST(TasksViewTest, TableIsSortedByJobThenIndex) {
-  EXPECT_EQ(tasks_table(sample()),
+  EXPECT_EQ(tasks_table(tasks_sample()),
             "JOB          INDEX  NODE  EPOCH    LOAD  FORWARDED\n"
             "0x100010001      7     1      0  1024.0          0\n"
             "0x100010001     10     2      1  1024.0          3\n"
@@ -25,7 +25,7 @@ TEST(TasksViewTest, TableIsSortedByJobThenIndex) {
 TEST(TasksViewTest, NoTasksSaysSo) { EXPECT_EQ(tasks_table({}), "no running tasks\n"); }
 
 TEST(TasksViewTest, JsonHasTheContractedFields) {
-  const auto j = tasks_json(sample());
+  const auto j = tasks_json(tasks_sample());
   ASSERT_EQ(j["tasks"].size(), 4u);
   const auto& first = j["tasks"][0];
   EXPECT_EQ(first["job"], "0x100010001");

@@ -25,13 +25,13 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 39;
+constexpr int kAccessSlot = 39;
 
 class AccessTest : public PeopleTest {
  protected:
   void SetUp() override {
     ClusterTest::SetUp();
-    ASSERT_NO_FATAL_FAILURE(start_cluster(2, kSlot));
+    ASSERT_NO_FATAL_FAILURE(start_cluster(2, kAccessSlot));
   }
 };
 

@@ -16,7 +16,7 @@
 namespace drift::test {
 namespace {
 
-constexpr int kSlot = 22;
+constexpr int kBalancingSlot = 22;
 
 TEST_F(ClusterTest, DiffusionMovesWorkFromTheSlowMachineToTheFastOne) {
   ctl::LocalClusterOptions options;
@@ -31,7 +31,7 @@ TEST_F(ClusterTest, DiffusionMovesWorkFromTheSlowMachineToTheFastOne) {
   options.node_args[2] = {"--emulate.speed=4"};
   options.node_args[3] = {"--emulate.speed=12"};
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kBalancingSlot));
   wait_for_load_reports(1);
 
   JobSpec spec = ctl::job_spec("particles", 24, 12, {{"cells", "240"}, {"particles", "4800"}});

@@ -21,14 +21,14 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 43;
-const std::string kJob = "heat2d --tasks 6 --steps 400 --size 96x96";
+constexpr int kDetachedJobSlot = 43;
+const std::string kDetachedJob = "heat2d --tasks 6 --steps 400 --size 96x96";
 
 class DetachedJobTest : public PeopleTest {
  protected:
   void SetUp() override {
     ClusterTest::SetUp();
-    ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+    ASSERT_NO_FATAL_FAILURE(start_cluster(3, kDetachedJobSlot));
   }
   // `driftctl --node NODE1 AUTH run RUN_ARGS` as a child of its own, its output (stdout and
   // stderr) in `out_file`, its stdin `stdin_path` (default: this process's).
@@ -100,10 +100,10 @@ class DetachedJobTest : public PeopleTest {
 TEST_F(DetachedJobTest, ASubmittedJobFinishesWithNobodyAttachedAndItsResultIsFetchedLater) {
   const std::string alice = make_token("alice", "user");
   const std::string bob = make_token("bob", "user");
-  const auto serial = driftctl("run " + kJob + " --serial");
+  const auto serial = driftctl("run " + kDetachedJob + " --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
 
-  const auto submitted = as(alice, "submit " + kJob + " --name overnight");
+  const auto submitted = as(alice, "submit " + kDetachedJob + " --name overnight");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
   const std::string id = job_id_in(submitted.out);
   ASSERT_FALSE(id.empty()) << submitted.out;
@@ -128,9 +128,9 @@ TEST_F(DetachedJobTest, ASubmittedJobFinishesWithNobodyAttachedAndItsResultIsFet
 
 TEST_F(DetachedJobTest, AFinishedJobsResultOutlivesItsRootOnTheDeputy) {
   const std::string alice = make_token("alice", "user");
-  const auto serial = driftctl("run " + kJob + " --serial");
+  const auto serial = driftctl("run " + kDetachedJob + " --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
-  const auto submitted = as(alice, "submit " + kJob);
+  const auto submitted = as(alice, "submit " + kDetachedJob);
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
   const std::string id = job_id_in(submitted.out);
   ASSERT_TRUE(wait_for_state(alice, id, "done", 60s)) << as(alice, "jobs --all").out;

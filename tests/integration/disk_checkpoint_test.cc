@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 25;
+constexpr int kDiskCheckpointSlot = 25;
 
 class DiskCheckpointTest : public MigrationClusterTest {
  protected:
@@ -33,9 +33,9 @@ class DiskCheckpointTest : public MigrationClusterTest {
 TEST_F(DiskCheckpointTest, CopiesFollowTheCheckpointsAndGoWhenTheJobEnds) {
   // Emulated machines, so that a step takes ~40 ms and the copies of one checkpoint are written
   // well before the next is committed (a write overtaken by a later commit is skipped).
-  ASSERT_NO_FATAL_FAILURE(start_nodes(3, kSlot,
-                                      {"--checkpoint.disk=true", "--emulate.speed=1",
-                                       "--emulate.unit_rate=300000"}));
+  ASSERT_NO_FATAL_FAILURE(
+      start_nodes(3, kDiskCheckpointSlot,
+                  {"--checkpoint.disk=true", "--emulate.speed=1", "--emulate.unit_rate=300000"}));
   JobSpec spec = ctl::job_spec("heat2d", 6, 60, {{"size", "256x256"}});
   spec.runtime["checkpoint_steps"] = "10";
   auto ref = reference_run(spec);
@@ -66,8 +66,8 @@ TEST_F(DiskCheckpointTest, CopiesNoRootClaimsAfterARestartAreDeleted) {
   (*disk)->flush();
   disk->reset();
   ASSERT_EQ(files(2), 1u);
-  ASSERT_NO_FATAL_FAILURE(start_nodes(2, kSlot + 1,
-                                      {"--checkpoint.disk=true", "--checkpoint.disk_wait_ms=1500"}));
+  ASSERT_NO_FATAL_FAILURE(start_nodes(
+      2, kDiskCheckpointSlot + 1, {"--checkpoint.disk=true", "--checkpoint.disk_wait_ms=1500"}));
   EXPECT_NE(log_of(2).find("found 1 copies of 1 job(s)"), std::string::npos) << log_of(2);
   EXPECT_TRUE(poll_until(15s, 50ms, [&] { return files(2) == 0; }))
       << "the unclaimed copy is still on disk";

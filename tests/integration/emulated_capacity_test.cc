@@ -15,7 +15,7 @@
 namespace drift::test {
 namespace {
 
-constexpr int kSlot = 21;
+constexpr int kEmulatedCapacitySlot = 21;
 
 class EmulatedCapacityTest : public ClusterTest {
  protected:
@@ -41,7 +41,7 @@ TEST_F(EmulatedCapacityTest, Heat2dMeasuresTheEmulatedSpeed) {
   options.extra_args = {"--emulate.speed=2", "--emulate.unit_rate=1000", "--node.capacity=1"};
   options.node_args[2] = {"--emulate.load=0:0:1"};  // one competing process from the start
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-  ASSERT_NO_FATAL_FAILURE(start_cluster(2, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(2, kEmulatedCapacitySlot));
   wait_for_load_reports(1);
   EXPECT_EQ(status_of(1)["capacity"], 1.0);
   EXPECT_EQ(status_of(2)["capacity"], 0.5);  // the static estimate, shared with the load

@@ -17,7 +17,7 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr auto kDetectionBound = 3000ms;
-constexpr int kVictim = 3;
+constexpr int kFailureDetectionVictim = 3;
 
 class FailureDetectionTest : public ClusterTest {
  protected:
@@ -31,14 +31,14 @@ class FailureDetectionTest : public ClusterTest {
       connection.reset();
       return false;
     }
-    const NodeStatus* victim = ctl::find_node(*reply, kVictim);
+    const NodeStatus* victim = ctl::find_node(*reply, kFailureDetectionVictim);
     return victim != nullptr && victim->member.state == MemberState::kDead;
   }
 
   // Kills the victim and returns, per survivor, the seconds until it reported the victim dead.
   std::map<int, double> kill_and_time(const std::vector<int>& survivors) {
     for (int k : survivors) connections_[k] = connect(k);
-    EXPECT_TRUE(cluster().kill(kVictim, SIGKILL).is_ok());
+    EXPECT_TRUE(cluster().kill(kFailureDetectionVictim, SIGKILL).is_ok());
     const auto killed_at = std::chrono::steady_clock::now();
     std::map<int, double> detected_s;
     poll_until(kDetectionBound, 20ms, [&] {
@@ -51,11 +51,11 @@ class FailureDetectionTest : public ClusterTest {
     });
     for (int k : survivors) {
       if (detected_s.count(k)) {
-        std::cout << "node " << k << " reported node " << kVictim << " dead after "
+        std::cout << "node " << k << " reported node " << kFailureDetectionVictim << " dead after "
                   << detected_s[k] << " s\n";
       }
-      EXPECT_TRUE(detected_s.count(k))
-          << "node " << k << " did not report node " << kVictim << " dead within 3 s of SIGKILL";
+      EXPECT_TRUE(detected_s.count(k)) << "node " << k << " did not report node "
+                                       << kFailureDetectionVictim << " dead within 3 s of SIGKILL";
     }
     return detected_s;
   }

@@ -17,10 +17,10 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 41;
+constexpr int kForgedSenderSlot = 41;
 
 TEST_F(ClusterTest, AMemberCannotSpeakForAnotherNodeOrForAJobsRoot) {
-  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kForgedSenderSlot));
   wait_for_load_reports(1);
   auto member = ctl::ClientConnection::open(connect_options(2));
   ASSERT_TRUE(member.is_ok()) << member.error();

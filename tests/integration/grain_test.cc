@@ -15,10 +15,10 @@
 namespace drift::test {
 namespace {
 
-constexpr int kSlot = 27;
+constexpr int kGrainSlot = 27;
 
 TEST_F(ClusterTest, RandomSplitsMergesAndMovesKeepTheSerialChecksum) {
-  start_cluster(4, kSlot);
+  start_cluster(4, kGrainSlot);
   wait_for_load_reports(1);
   // 8 tiles and 8 spare tasks; every step the root asks for two splits or merges and moves a
   // task.
@@ -53,7 +53,7 @@ TEST_F(ClusterTest, CoarseTilesSplitWhenNoWholeTileCanMove) {
   options.node_args[2] = {"--emulate.speed=1.5"};
   options.node_args[3] = {"--emulate.speed=1.9"};
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kGrainSlot));
   wait_for_load_reports(1);
 
   // 3 tiles of 200x200 cells (0.2 s a step for its tile on the slow machine),

@@ -19,8 +19,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 50;
-const std::string kJob = "heat2d --tasks 6 --steps 400 --size 96x96";
+constexpr int kJobQueueSlot = 50;
+const std::string kJobQueueJob = "heat2d --tasks 6 --steps 400 --size 96x96";
 
 class JobQueueTest : public PeopleTest {
  protected:
@@ -32,7 +32,7 @@ class JobQueueTest : public PeopleTest {
       std::ofstream out(config, std::ios::trunc);
       out << in.rdbuf() << "\n" << extra << "\n";
     }
-    const Status s = cluster_->up(nodes, base_port_for(kSlot), config);
+    const Status s = cluster_->up(nodes, base_port_for(kJobQueueSlot), config);
     ASSERT_TRUE(s.is_ok()) << s.message();
   }
   // Node k's owner acts; waits until node `seen_by` (a root) sees the new state.
@@ -55,11 +55,11 @@ class JobQueueTest : public PeopleTest {
 TEST_F(JobQueueTest, AJobWithNoAvailableNodeWaitsAndStartsWhenANodeIsReleased) {
   ASSERT_NO_FATAL_FAILURE(start_with(2, ""));
   const std::string alice = make_token("alice", "user");
-  const auto serial = driftctl("run " + kJob + " --serial");
+  const auto serial = driftctl("run " + kJobQueueJob + " --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
   for (int k : {1, 2}) ASSERT_NO_FATAL_FAILURE(owner(k, OwnerAction::kReclaim, OwnerState::kReclaimed));
 
-  const auto submitted = as(alice, "submit " + kJob + " --name evening");
+  const auto submitted = as(alice, "submit " + kJobQueueJob + " --name evening");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
   EXPECT_NE(submitted.out.find("queued: no live, available node"), std::string::npos)
       << submitted.out;
@@ -91,14 +91,14 @@ TEST_F(JobQueueTest, AJobWithNoAvailableNodeWaitsAndStartsWhenANodeIsReleased) {
 TEST_F(JobQueueTest, AtMostMaxRunningJobsRunAtOnceAndTheNextOneWaitsItsTurn) {
   ASSERT_NO_FATAL_FAILURE(start_with(2, "[jobs]\nmax_running = 1"));
   const std::string alice = make_token("alice", "user");
-  const auto serial = driftctl("run " + kJob + " --serial");
+  const auto serial = driftctl("run " + kJobQueueJob + " --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
   const auto first = as(alice, "submit heat2d --tasks 6 --steps 1500 --size 96x96");
   ASSERT_EQ(first.exit_code, 0) << first.out;
   EXPECT_EQ(first.out.find("queued"), std::string::npos) << first.out;
   const std::string first_id = job_id_in(first.out);
   // `run` follows the second from the queue to its end.
-  const auto second = as(alice, "run " + kJob);
+  const auto second = as(alice, "run " + kJobQueueJob);
   EXPECT_EQ(second.exit_code, 0) << second.out;
   EXPECT_NE(second.out.find("queued: 1 job(s) running from this node (jobs.max_running = 1)"),
             std::string::npos)
@@ -119,12 +119,12 @@ TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCanc
   wait_for_load_reports(1);  // the members' free memory is known
   const std::string alice = make_token("alice", "user");
   const std::string bob = make_token("bob", "user");
-  const auto bad = as(alice, "submit " + kJob + " --memory 12X");
+  const auto bad = as(alice, "submit " + kJobQueueJob + " --memory 12X");
   EXPECT_EQ(bad.exit_code, 1) << bad.out;
   EXPECT_NE(bad.out.find("memory = '12X': expected the bytes one task needs"), std::string::npos)
       << bad.out;
 
-  const auto submitted = as(alice, "submit " + kJob + " --memory 100T");
+  const auto submitted = as(alice, "submit " + kJobQueueJob + " --memory 100T");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
   EXPECT_NE(submitted.out.find("queued: its 6 task(s) need"), std::string::npos) << submitted.out;
   EXPECT_NE(submitted.out.find("--memory); the 2 available node(s) have"), std::string::npos)
@@ -140,7 +140,7 @@ TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCanc
       << cancelled.out;
   EXPECT_TRUE(wait_for_state(alice, id, "cancelled", 5s));
   // Its application's own estimate fits: the same job without --memory runs.
-  const auto fits = as(alice, "run " + kJob);
+  const auto fits = as(alice, "run " + kJobQueueJob);
   EXPECT_EQ(fits.exit_code, 0) << fits.out;
   EXPECT_EQ(fits.out.find("queued"), std::string::npos) << fits.out;
 }
@@ -150,12 +150,12 @@ TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCanc
 TEST_F(JobQueueTest, AQueuedJobOutlivesItsRootInItsDeputysQueue) {
   ASSERT_NO_FATAL_FAILURE(start_with(3, ""));
   const std::string alice = make_token("alice", "user");
-  const auto serial = driftctl("run " + kJob + " --serial");
+  const auto serial = driftctl("run " + kJobQueueJob + " --serial");
   ASSERT_EQ(serial.exit_code, 0) << serial.out;
   for (int k : {1, 2, 3}) {
     ASSERT_NO_FATAL_FAILURE(owner(k, OwnerAction::kReclaim, OwnerState::kReclaimed));
   }
-  const auto submitted = as(alice, "submit " + kJob + " --name night");
+  const auto submitted = as(alice, "submit " + kJobQueueJob + " --name night");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
   const std::string id = job_id_in(submitted.out);
   ASSERT_FALSE(id.empty()) << submitted.out;
@@ -188,7 +188,7 @@ TEST_F(JobQueueTest, ARootThatLeavesHandsItsQueuedJobsToItsDeputy) {
   ASSERT_NO_FATAL_FAILURE(start_with(2, ""));
   const std::string alice = make_token("alice", "user");
   for (int k : {1, 2}) ASSERT_NO_FATAL_FAILURE(owner(k, OwnerAction::kReclaim, OwnerState::kReclaimed));
-  const auto submitted = as(alice, "submit " + kJob);
+  const auto submitted = as(alice, "submit " + kJobQueueJob);
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
   const std::string id = job_id_in(submitted.out);
   ASSERT_TRUE(wait_for_state(alice, id, "queued", 5s));

@@ -23,7 +23,7 @@ namespace {
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-constexpr int kSlot = 42;
+constexpr int kMemberCertificateSlot = 42;
 
 // Runs scripts/make-cluster-certs.sh DIR NAME...; false if it failed.
 bool make_certs(const fs::path& dir, const std::string& names) {
@@ -59,7 +59,7 @@ TEST_F(ClusterTest, MembersProveACertificateOfTheClusterCaWhenOneIsConfigured) {
                             "--cluster.tls_key=" + (certs / (name + ".key")).string()};
   }
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kMemberCertificateSlot));
   // Whether node k's log says `text` within 3 s.
   const auto log_says = [&](int k, const std::string& text) {
     return poll_until(3s, 50ms, [&] { return log_of(k).find(text) != std::string::npos; });

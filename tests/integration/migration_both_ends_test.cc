@@ -12,14 +12,14 @@
 namespace drift::test {
 namespace {
 
-constexpr int kNodes = 3;
-constexpr int kRounds = 30;
-constexpr int kMinRounds = 10;
+constexpr int kBothEndsNodes = 3;
+constexpr int kBothEndsRounds = 30;
+constexpr int kBothEndsMinRounds = 10;
 
 class BothEndsMigratingTest : public MigrationClusterTest {};
 
 TEST_F(BothEndsMigratingTest, BothEndsOfAChannelMoveAtOnce) {
-  ASSERT_NO_FATAL_FAILURE(start_nodes(kNodes, /*slot=*/6, {"--node.capacity=1"}));
+  ASSERT_NO_FATAL_FAILURE(start_nodes(kBothEndsNodes, /*slot=*/6, {"--node.capacity=1"}));
   auto ref = reference_run(
       ctl::job_spec("chatter", 2, 6000, {{"fanout", "8"}, {"payload", "100"}, {"work", "500"}}));
   ASSERT_TRUE(ref.is_ok()) << ref.error();
@@ -38,10 +38,10 @@ TEST_F(BothEndsMigratingTest, BothEndsOfAChannelMoveAtOnce) {
   int rounds = 0;
   int swaps = 0;
   bool ending = false;
-  for (; rounds < kRounds && !ending && !job.done(); ++rounds) {
+  for (; rounds < kBothEndsRounds && !ending && !job.done(); ++rounds) {
     std::vector<MigrateRequest> moves;
     for (std::uint32_t i : {0u, 1u}) {
-      moves.push_back({TaskId{job.id(), i}, random_other_node(at[i], kNodes, rng)});
+      moves.push_back({TaskId{job.id(), i}, random_other_node(at[i], kBothEndsNodes, rng)});
     }
     if (moves[0].dest == at[1] && moves[1].dest == at[0]) ++swaps;
     auto reports = migrate_together(*mover, moves);
@@ -59,7 +59,7 @@ TEST_F(BothEndsMigratingTest, BothEndsOfAChannelMoveAtOnce) {
 
   ASSERT_TRUE(job.wait_done(std::chrono::seconds(60))) << "the job did not end";
   EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
-  EXPECT_GE(rounds, kMinRounds) << "the job ended before the test moved its tasks enough";
+  EXPECT_GE(rounds, kBothEndsMinRounds) << "the job ended before the test moved its tasks enough";
   std::cout << rounds << " rounds (" << swaps << " swaps) in a " << job.seconds() << " s job; "
             << describe(total_counters()) << "\n";
 }

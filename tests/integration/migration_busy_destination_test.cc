@@ -11,9 +11,9 @@
 namespace drift::test {
 namespace {
 
-constexpr int kNodes = 3;
-constexpr int kRounds = 20;
-constexpr int kMinRounds = 8;
+constexpr int kBusyDestinationNodes = 3;
+constexpr int kBusyDestinationRounds = 20;
+constexpr int kBusyDestinationMinRounds = 8;
 
 class BusyDestinationTest : public MigrationClusterTest {};
 
@@ -30,7 +30,7 @@ std::optional<std::uint32_t> pick(const std::map<std::uint32_t, std::uint32_t>& 
 }
 
 TEST_F(BusyDestinationTest, MoveToANodeThatIsSendingTasksAway) {
-  ASSERT_NO_FATAL_FAILURE(start_nodes(kNodes, /*slot=*/8, {"--node.capacity=1"}));
+  ASSERT_NO_FATAL_FAILURE(start_nodes(kBusyDestinationNodes, /*slot=*/8, {"--node.capacity=1"}));
   auto ref = reference_run(
       ctl::job_spec("chatter", 6, 3000, {{"fanout", "4"}, {"payload", "64"}, {"work", "500"}}));
   ASSERT_TRUE(ref.is_ok()) << ref.error();
@@ -49,13 +49,13 @@ TEST_F(BusyDestinationTest, MoveToANodeThatIsSendingTasksAway) {
   int rounds = 0;
   int exchanges = 0;
   bool ending = false;
-  for (; rounds < kRounds && !ending && !job.done(); ++rounds) {
-    const std::uint32_t busy = 1 + static_cast<std::uint32_t>(rng() % kNodes);
+  for (; rounds < kBusyDestinationRounds && !ending && !job.done(); ++rounds) {
+    const std::uint32_t busy = 1 + static_cast<std::uint32_t>(rng() % kBusyDestinationNodes);
     auto arriving = pick(at, busy, false, rng);
     auto leaving = pick(at, busy, true, rng);
     if (!arriving || !leaving) continue;  // every task on one node, or none on `busy`
     std::vector<MigrateRequest> moves{{TaskId{job.id(), *arriving}, busy}};
-    const std::uint32_t to = random_other_node(busy, kNodes, rng);
+    const std::uint32_t to = random_other_node(busy, kBusyDestinationNodes, rng);
     if (to == at[*arriving]) ++exchanges;
     moves.push_back({TaskId{job.id(), *leaving}, to});
     if (rounds % 3 == 0) {  // a second task leaves too, to the other node
@@ -78,7 +78,8 @@ TEST_F(BusyDestinationTest, MoveToANodeThatIsSendingTasksAway) {
 
   ASSERT_TRUE(job.wait_done(std::chrono::seconds(60))) << "the job did not end";
   EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
-  EXPECT_GE(rounds, kMinRounds) << "the job ended before the test moved its tasks enough";
+  EXPECT_GE(rounds, kBusyDestinationMinRounds)
+      << "the job ended before the test moved its tasks enough";
   std::cout << rounds << " rounds (" << exchanges << " exchanges) in a " << job.seconds()
             << " s job; " << describe(total_counters()) << "\n";
 }

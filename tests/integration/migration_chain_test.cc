@@ -13,14 +13,14 @@
 namespace drift::test {
 namespace {
 
-constexpr int kNodes = 3;
+constexpr int kChainNodes = 3;
 constexpr int kChains = 15;
 constexpr int kMinChains = 6;
 
 class ChainMigrationTest : public MigrationClusterTest {};
 
 TEST_F(ChainMigrationTest, TaskMovesAgainBeforeItsLocationUpdateArrived) {
-  ASSERT_NO_FATAL_FAILURE(start_nodes(kNodes, /*slot=*/7, {"--node.capacity=1"}));
+  ASSERT_NO_FATAL_FAILURE(start_nodes(kChainNodes, /*slot=*/7, {"--node.capacity=1"}));
   auto ref = reference_run(
       ctl::job_spec("chatter", 6, 3000, {{"fanout", "4"}, {"payload", "64"}, {"work", "500"}}));
   ASSERT_TRUE(ref.is_ok()) << ref.error();
@@ -41,7 +41,7 @@ TEST_F(ChainMigrationTest, TaskMovesAgainBeforeItsLocationUpdateArrived) {
     ASSERT_TRUE(table->count(index)) << "task " << index << " is nowhere";
     const TaskInfo before = table->at(index);
     const TaskId task{job.id(), index};
-    const std::uint32_t b = random_other_node(before.node, kNodes, rng);
+    const std::uint32_t b = random_other_node(before.node, kChainNodes, rng);
     const std::uint32_t c = 6 - before.node - b;  // the third node of 1, 2, 3
     auto reports = migrate_together(*mover, {{task, b}, {task, c}});
     ASSERT_TRUE(reports.is_ok()) << reports.error();

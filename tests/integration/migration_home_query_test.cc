@@ -18,17 +18,17 @@
 namespace drift::test {
 namespace {
 
-constexpr int kSlot = 10;
+constexpr int kHomeQuerySlot = 10;
 constexpr std::uint32_t kHome = 1;
 constexpr std::uint32_t kNewcomer = 4;
-constexpr int kNodes = 4;
+constexpr int kHomeQueryNodes = 4;
 constexpr int kMoves = 20;
 
 class HomeQueryTest : public MigrationClusterTest {};
 
 TEST_F(HomeQueryTest, NodeThatNeverHostedTheTasksAsksTheHome) {
   ASSERT_NO_FATAL_FAILURE(
-      start_nodes(3, kSlot, {"--node.capacity=1", "--migration.pointer_ttl_ms=1"},
+      start_nodes(3, kHomeQuerySlot, {"--node.capacity=1", "--migration.pointer_ttl_ms=1"},
                   {{"--node.capacity=0.000001", "--migration.pointer_ttl_ms=1"}}));
   // Equal capacities but node 4's: tasks 0-1 on node 1, 2-3 on node 2, 4-5 on node 3.
   auto ref = reference_run(
@@ -68,7 +68,8 @@ TEST_F(HomeQueryTest, NodeThatNeverHostedTheTasksAsksTheHome) {
   int moves = 0;
   for (; moves < kMoves && !job.done(); ++moves) {
     const std::uint32_t index = static_cast<std::uint32_t>(rng() % ref->spec.tasks);
-    auto r = migrate(*mover, TaskId{job.id(), index}, random_other_node(at[index], kNodes, rng));
+    auto r = migrate(*mover, TaskId{job.id(), index},
+                     random_other_node(at[index], kHomeQueryNodes, rng));
     ASSERT_TRUE(r.is_ok()) << r.error();
     if (job_is_ending(*r)) break;
     EXPECT_TRUE(r->ok) << "task " << index << " from " << r->from << " to " << r->to << ": "

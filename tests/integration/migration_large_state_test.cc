@@ -14,12 +14,12 @@
 namespace drift::test {
 namespace {
 
-constexpr int kNodes = 3;
+constexpr int kLargeStateNodes = 3;
 
 class LargeStateMigrationTest : public MigrationClusterTest {
  protected:
   void move_back_and_forth(const std::string& state, int moves) {
-    ASSERT_NO_FATAL_FAILURE(start_nodes(kNodes, /*slot=*/13, {"--node.capacity=1"}));
+    ASSERT_NO_FATAL_FAILURE(start_nodes(kLargeStateNodes, /*slot=*/13, {"--node.capacity=1"}));
     auto ref =
         reference_run(ctl::job_spec("ballast", 1, 6000, {{"state", state}, {"work", "500"}}));
     ASSERT_TRUE(ref.is_ok()) << ref.error();
@@ -48,7 +48,7 @@ class LargeStateMigrationTest : public MigrationClusterTest {
     }
     ASSERT_TRUE(job.wait_done(std::chrono::seconds(90))) << "the job did not end";
     EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
-    for (int k = 1; k <= kNodes; ++k) {
+    for (int k = 1; k <= kLargeStateNodes; ++k) {
       std::istringstream log(log_of(k));
       std::string stalls;
       for (std::string line; std::getline(log, line);) {

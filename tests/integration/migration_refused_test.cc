@@ -12,7 +12,7 @@
 namespace drift::test {
 namespace {
 
-constexpr int kSlot = 9;
+constexpr int kRefusedSlot = 9;
 constexpr std::uint32_t kRefusing = 3;
 
 class RefusingDestinationTest : public MigrationClusterTest {
@@ -43,7 +43,7 @@ class RefusingDestinationTest : public MigrationClusterTest {
 };
 
 TEST_F(RefusingDestinationTest, UnavailableNodeRefusesAndTheTaskResumes) {
-  ASSERT_NO_FATAL_FAILURE(start_nodes(2, kSlot, {"--node.capacity=1"},
+  ASSERT_NO_FATAL_FAILURE(start_nodes(2, kRefusedSlot, {"--node.capacity=1"},
                                       {{"--node.capacity=1", "--node.accept_tasks=false"}}));
   auto ref = reference_run(
       ctl::job_spec("chatter", 6, 1500, {{"fanout", "4"}, {"payload", "64"}, {"work", "500"}}));
@@ -71,7 +71,7 @@ TEST_F(RefusingDestinationTest, UnavailableNodeRefusesAndTheTaskResumes) {
 }
 
 TEST_F(RefusingDestinationTest, TooLittleMemoryRefusesAndTheTaskResumes) {
-  ASSERT_NO_FATAL_FAILURE(start_nodes(2, kSlot, {"--node.capacity=1"},
+  ASSERT_NO_FATAL_FAILURE(start_nodes(2, kRefusedSlot, {"--node.capacity=1"},
                                       {{"--node.capacity=1", "--node.memory_limit=1048576"}}));
   auto ref = reference_run(ctl::job_spec("ballast", 3, 1500, {{"state", "2M"}, {"work", "200"}}));
   ASSERT_TRUE(ref.is_ok()) << ref.error();

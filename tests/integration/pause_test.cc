@@ -20,8 +20,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kNodes = 4;
-constexpr int kVictim = 3;
+constexpr int kPauseNodes = 4;
+constexpr int kPauseVictim = 3;
 
 class PauseTest : public ClusterTest {
  protected:
@@ -32,27 +32,27 @@ class PauseTest : public ClusterTest {
     options.stop_with_parent = true;
     options.extra_args = std::move(args);
     cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-    start_cluster(kNodes, slot);
+    start_cluster(kPauseNodes, slot);
     view_ = std::make_unique<MembershipView>(cluster());
   }
 
   std::uint64_t incarnation_of_victim() {
-    auto self = view_->entry(kVictim, kVictim);
+    auto self = view_->entry(kPauseVictim, kPauseVictim);
     return self ? self->member.incarnation : 0;
   }
 
   // Stops the victim for `how_long`, then lets it go on.
   void pause_victim(std::chrono::milliseconds how_long) {
-    ASSERT_TRUE(cluster().kill(kVictim, SIGSTOP).is_ok());
+    ASSERT_TRUE(cluster().kill(kPauseVictim, SIGSTOP).is_ok());
     std::this_thread::sleep_for(how_long);  // the fault's duration, not a synchronisation
-    ASSERT_TRUE(cluster().kill(kVictim, SIGCONT).is_ok());
+    ASSERT_TRUE(cluster().kill(kPauseVictim, SIGCONT).is_ok());
   }
 
   // True once every other node lists the victim in `state` at an incarnation above `above`.
   bool others_see_victim(MemberState state, std::uint64_t above) {
-    for (int k = 1; k <= kNodes; ++k) {
-      if (k == kVictim) continue;
-      auto e = view_->entry(k, kVictim);
+    for (int k = 1; k <= kPauseNodes; ++k) {
+      if (k == kPauseVictim) continue;
+      auto e = view_->entry(k, kPauseVictim);
       if (!e || e->member.state != state || e->member.incarnation <= above) return false;
     }
     return true;
@@ -68,8 +68,8 @@ TEST_F(PauseTest, AShortPauseIsNoDeath) {
   // Watch for well over the detector's patience (about 0.9 s with conf/local.conf) after resuming.
   const bool death = poll_until(2500ms, 100ms, [&] { return view_->anyone_reports_a_death(); });
   EXPECT_FALSE(death) << "a 300 ms pause made some node declare a death";
-  for (int k = 1; k <= kNodes; ++k) EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
-  EXPECT_EQ(view_->log_lines(kVictim, "FENCED"), 0);
+  for (int k = 1; k <= kPauseNodes; ++k) EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
+  EXPECT_EQ(view_->log_lines(kPauseVictim, "FENCED"), 0);
 }
 
 TEST_F(PauseTest, ASuspectRefutesWithAHigherIncarnation) {
@@ -81,14 +81,14 @@ TEST_F(PauseTest, ASuspectRefutesWithAHigherIncarnation) {
   ASSERT_NE(before, 0u);
   pause_victim(1500ms);
   const bool refuted = poll_until(4000ms, 50ms, [&] {
-    return view_->log_lines(kVictim, "refuted a rumour that we are suspect") > 0 &&
+    return view_->log_lines(kPauseVictim, "refuted a rumour that we are suspect") > 0 &&
            others_see_victim(MemberState::kAlive, before);
   });
   EXPECT_TRUE(refuted) << "the victim did not refute its suspicion, or others did not accept it";
   EXPECT_GT(incarnation_of_victim(), before);
   EXPECT_FALSE(view_->anyone_reports_a_death());
-  EXPECT_EQ(view_->log_lines(kVictim, "FENCED"), 0);
-  for (int k = 1; k <= kNodes; ++k) EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
+  EXPECT_EQ(view_->log_lines(kPauseVictim, "FENCED"), 0);
+  for (int k = 1; k <= kPauseNodes; ++k) EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
 }
 
 TEST_F(PauseTest, ALongPauseIsDeathThenTheNodeFencesAndRejoins) {
@@ -101,53 +101,54 @@ TEST_F(PauseTest, ALongPauseIsDeathThenTheNodeFencesAndRejoins) {
       client->send(RunRequest{ctl::job_spec("heat2d", 16, 1000000, {{"size", "256x256"}})})
           .is_ok());
   const bool hosting = poll_until(10s, 50ms, [&] {
-    auto self = view_->entry(kVictim, kVictim);
+    auto self = view_->entry(kPauseVictim, kPauseVictim);
     return self && self->load.task_count > 0;
   });
   ASSERT_TRUE(hosting) << "the victim never hosted tasks of the job";
   const std::uint64_t before = incarnation_of_victim();
 
-  ASSERT_TRUE(cluster().kill(kVictim, SIGSTOP).is_ok());
+  ASSERT_TRUE(cluster().kill(kPauseVictim, SIGSTOP).is_ok());
   const auto stopped_at = std::chrono::steady_clock::now();
   const bool declared = poll_until(6s, 50ms, [&] {
     return others_see_victim(MemberState::kDead, before - 1);
   });
   const double after_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped_at).count();
-  ASSERT_TRUE(cluster().kill(kVictim, SIGCONT).is_ok());
+  ASSERT_TRUE(cluster().kill(kPauseVictim, SIGCONT).is_ok());
   ASSERT_TRUE(declared) << "the stopped victim was not declared dead by every other node";
-  std::cout << "stopped node " << kVictim << " declared dead by all others within " << after_s
+  std::cout << "stopped node " << kPauseVictim << " declared dead by all others within " << after_s
             << " s\n";
 
   const bool rejoined = poll_until(8s, 50ms, [&] {
-    return view_->log_lines(kVictim, "FENCED") > 0 &&
+    return view_->log_lines(kPauseVictim, "FENCED") > 0 &&
            others_see_victim(MemberState::kAlive, before);
   });
   ASSERT_TRUE(rejoined) << "the victim did not fence and rejoin at a higher incarnation";
-  auto self = view_->entry(kVictim, kVictim);
+  auto self = view_->entry(kPauseVictim, kPauseVictim);
   ASSERT_TRUE(self.has_value());
   EXPECT_EQ(self->load.task_count, 0u) << "the fenced node still hosts tasks";
   EXPECT_GT(self->member.incarnation, before);
-  EXPECT_EQ(view_->log_lines(kVictim, "FENCED"), 1);
-  EXPECT_EQ(view_->log_lines(kVictim, "stopped 0 task(s)"), 0) << "it fenced no tasks";
+  EXPECT_EQ(view_->log_lines(kPauseVictim, "FENCED"), 1);
+  EXPECT_EQ(view_->log_lines(kPauseVictim, "stopped 0 task(s)"), 0) << "it fenced no tasks";
   // Nobody else was declared dead: not by the others, not by the victim for its own pause.
-  for (int k = 1; k <= kNodes; ++k) {
-    if (k != kVictim) {
+  for (int k = 1; k <= kPauseNodes; ++k) {
+    if (k != kPauseVictim) {
       EXPECT_EQ(view_->deaths_logged(k), 0) << "node " << k;
     }
   }
   // It stays alive: every node lists every member alive a while later.
   const bool settled = poll_until(5s, 100ms, [&] {
-    for (int k = 1; k <= kNodes; ++k) {
+    for (int k = 1; k <= kPauseNodes; ++k) {
       auto reply = view_->status(k, 1000ms);
-      if (!reply || static_cast<int>(reply->nodes.size()) != kNodes) return false;
+      if (!reply || static_cast<int>(reply->nodes.size()) != kPauseNodes) return false;
       for (const NodeStatus& n : reply->nodes) {
         if (n.member.state != MemberState::kAlive) return false;
       }
     }
     return true;
   });
-  EXPECT_TRUE(settled) << "the cluster does not agree that all " << kNodes << " nodes are alive";
+  EXPECT_TRUE(settled) << "the cluster does not agree that all " << kPauseNodes
+                       << " nodes are alive";
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 40;
+constexpr int kPeerFuzzSlot = 40;
 constexpr int kFrames = 20000;
 
 long rss_kib(pid_t pid) {
@@ -31,7 +31,7 @@ long rss_kib(pid_t pid) {
 }
 
 TEST_F(ClusterTest, AnAuthenticatedPeerSendingAnythingKillsNoDaemonAndNoJob) {
-  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kPeerFuzzSlot));
   wait_for_load_reports(1);
   auto reclaimed = ctl::request_owner_action(connect_options(3), OwnerAction::kReclaim,
                                              ctl::Clock::now() + 5s);

@@ -19,11 +19,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 44;
-constexpr int kNodes = 6;
+constexpr int kRootChainSlot = 44;
+constexpr int kRootChainNodes = 6;
 
 TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
-  ASSERT_NO_FATAL_FAILURE(start_cluster(kNodes, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(kRootChainNodes, kRootChainSlot));
   wait_for_load_reports(1);
   JobSpec spec = ctl::job_spec("heat2d", 12, 600, {{"size", "192x192"}});
   spec.runtime["checkpoint_steps"] = "20";

@@ -26,7 +26,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kSlot = 43;
+constexpr int kTamperSlot = 43;
 
 // Relays every connection to 127.0.0.1:`listen_port` to 127.0.0.1:`target_port`; once armed, it
 // flips one bit of the next byte going from the connecting side to the target, once.
@@ -135,7 +135,7 @@ class Relay {
 };
 
 TEST_F(ClusterTest, AByteChangedOnTheWireClosesThatConnectionAndTheJobGoesOn) {
-  const std::uint16_t base = base_port_for(kSlot);
+  const std::uint16_t base = base_port_for(kTamperSlot);
   Relay relay(static_cast<std::uint16_t>(base + 5), base);  // in front of node 1
   ASSERT_TRUE(relay.ok()) << "cannot listen on port " << base + 5;
   ctl::LocalClusterOptions options;
@@ -146,7 +146,7 @@ TEST_F(ClusterTest, AByteChangedOnTheWireClosesThatConnectionAndTheJobGoesOn) {
   // to its last checkpoint (30 s by default; shorter here).
   options.extra_args = {"--checkpoint.stall_ms=3000"};
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kSlot));
+  ASSERT_NO_FATAL_FAILURE(start_cluster(3, kTamperSlot));
   EXPECT_GE(relay.connections(), 1) << "node 3 did not join through the relay";
   auto refused = [&]() -> std::uint64_t {
     auto status = ctl::query_status(connect_options(1), 5s);

@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CheckpointDisk::State bytes(std::size_t n, std::uint8_t v) {
+CheckpointDisk::State disk_state(std::size_t n, std::uint8_t v) {
   return std::make_shared<const std::vector<std::uint8_t>>(n, v);
 }
 
@@ -47,9 +47,9 @@ class CheckpointDiskTest : public ::testing::Test {
 TEST_F(CheckpointDiskTest, CopiesWrittenComeBackWholeAfterARestart) {
   {
     auto disk = open();
-    disk->write({0x500000001ULL, 3}, 40, bytes(100000, 7));
-    disk->write({0x500000001ULL, 4}, 40, bytes(10, 8));
-    disk->write({0x600000002ULL, 0}, 5, bytes(0, 0));
+    disk->write({0x500000001ULL, 3}, 40, disk_state(100000, 7));
+    disk->write({0x500000001ULL, 4}, 40, disk_state(10, 8));
+    disk->write({0x600000002ULL, 0}, 5, disk_state(0, 0));
   }  // the destructor finishes the queued writes
   auto loaded = CheckpointDisk::load(dir_);
   EXPECT_TRUE(loaded.problems.empty());
@@ -66,8 +66,8 @@ TEST_F(CheckpointDiskTest, CopiesWrittenComeBackWholeAfterARestart) {
 
 TEST_F(CheckpointDiskTest, CommitRollbackAndJobEndDeleteWhatTheStoreDrops) {
   auto disk = open();
-  for (std::uint64_t step : {10, 20, 30}) disk->write({9, 1}, step, bytes(4, 1));
-  disk->write({7, 1}, 10, bytes(4, 1));
+  for (std::uint64_t step : {10, 20, 30}) disk->write({9, 1}, step, disk_state(4, 1));
+  disk->write({7, 1}, 10, disk_state(4, 1));
   disk->commit(9, 20);  // steps below 20 go
   disk->flush();
   EXPECT_EQ(found().size(), 3u);
@@ -88,7 +88,7 @@ TEST_F(CheckpointDiskTest, CommitRollbackAndJobEndDeleteWhatTheStoreDrops) {
 
 TEST_F(CheckpointDiskTest, AWriteACrashInterruptedIsNoCopyAndIsRemoved) {
   auto disk = open();
-  disk->write({9, 1}, 10, bytes(4, 1));
+  disk->write({9, 1}, 10, disk_state(4, 1));
   disk->flush();
   const fs::path partial = dir_ / "0000000000000009" / "10" / "2.partial";
   std::ofstream(partial) << "half";
@@ -100,7 +100,7 @@ TEST_F(CheckpointDiskTest, AWriteACrashInterruptedIsNoCopyAndIsRemoved) {
 
 TEST_F(CheckpointDiskTest, EntriesThatAreNotCopiesAreNamedAndLeftAlone) {
   auto disk = open();
-  disk->write({9, 1}, 10, bytes(4, 1));
+  disk->write({9, 1}, 10, disk_state(4, 1));
   disk->flush();
   fs::create_directories(dir_ / "notes");
   std::ofstream(dir_ / "0000000000000009" / "10" / "readme.txt") << "x";
@@ -132,10 +132,10 @@ TEST_F(CheckpointDiskTest, AFailedWriteIsCountedNotFatal) {
   auto disk = open();
   // A file where the job's directory should be.
   std::ofstream(dir_ / "0000000000000009") << "x";
-  disk->write({9, 1}, 10, bytes(4, 1));
+  disk->write({9, 1}, 10, disk_state(4, 1));
   disk->flush();
   EXPECT_EQ(disk->failures(), 1u);
-  disk->write({8, 1}, 10, bytes(4, 1));
+  disk->write({8, 1}, 10, disk_state(4, 1));
   disk->flush();
   EXPECT_EQ(disk->failures(), 1u);
   EXPECT_TRUE(found().count({8, 10, 1}));

@@ -13,7 +13,7 @@
 namespace drift {
 namespace {
 
-std::vector<std::uint8_t> bytes(std::size_t n) {
+std::vector<std::uint8_t> piece_bytes(std::size_t n) {
   std::vector<std::uint8_t> v(n);
   std::iota(v.begin(), v.end(), std::uint8_t{7});
   return v;
@@ -38,7 +38,7 @@ std::vector<CheckpointCopy> checkpoint_pieces(TaskId task, std::uint32_t generat
 }
 
 TEST(CheckpointPieces, SplitsIntoChunksThatCoverTheStateOnce) {
-  auto state = bytes(10);
+  auto state = piece_bytes(10);
   auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 4);
   ASSERT_EQ(pieces.size(), 3u);
   EXPECT_EQ(pieces[0].offset, 0u);
@@ -62,7 +62,7 @@ TEST(CheckpointPieces, AnEmptyStateIsOnePiece) {
 }
 
 TEST(CheckpointPieces, ReassemblesPiecesInOrder) {
-  auto state = bytes(1000);
+  auto state = piece_bytes(1000);
   auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 64);
   CheckpointAssembler assembler;
   CheckpointAssembler::State whole;
@@ -79,7 +79,7 @@ TEST(CheckpointPieces, ReassemblesPiecesInOrder) {
 }
 
 TEST(CheckpointPieces, ALostPieceDropsTheCopyAndSaysWhy) {
-  auto state = bytes(1000);
+  auto state = piece_bytes(1000);
   auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 64);
   CheckpointAssembler assembler;
   EXPECT_FALSE(assembler.add(pieces[0]));
@@ -97,7 +97,7 @@ TEST(CheckpointPieces, ALostPieceDropsTheCopyAndSaysWhy) {
 
 TEST(CheckpointPieces, ACopyLargerThanTheLimitIsRefusedBeforeAnythingIsReserved) {
   CheckpointAssembler assembler(1 << 20);
-  CheckpointCopy piece{{5, 2}, 1, 40, 3, 0, std::uint64_t{1} << 40, bytes(4)};
+  CheckpointCopy piece{{5, 2}, 1, 40, 3, 0, std::uint64_t{1} << 40, piece_bytes(4)};
   EXPECT_FALSE(assembler.add(piece));
   EXPECT_NE(assembler.why().find("larger than the 1048576 allowed"), std::string::npos)
       << assembler.why();
@@ -105,8 +105,8 @@ TEST(CheckpointPieces, ACopyLargerThanTheLimitIsRefusedBeforeAnythingIsReserved)
 }
 
 TEST(CheckpointPieces, ANewerStepReplacesAnOlderOnesPieces) {
-  auto old_state = bytes(12);
-  auto new_state = bytes(12);
+  auto old_state = piece_bytes(12);
+  auto new_state = piece_bytes(12);
   std::reverse(new_state.begin(), new_state.end());
   auto old_pieces = checkpoint_pieces({5, 2}, 1, 40, 3, old_state, 4);
   auto new_pieces = checkpoint_pieces({5, 2}, 1, 50, 3, new_state, 4);
@@ -122,7 +122,7 @@ TEST(CheckpointPieces, ANewerStepReplacesAnOlderOnesPieces) {
 }
 
 TEST(CheckpointPieces, APieceOutsideItsTotalIsDropped) {
-  CheckpointCopy piece{{5, 2}, 1, 40, 3, 8, 10, bytes(4)};
+  CheckpointCopy piece{{5, 2}, 1, 40, 3, 8, 10, piece_bytes(4)};
   EXPECT_FALSE(piece_fits(piece));
   CheckpointAssembler assembler;
   EXPECT_FALSE(assembler.add(piece));
@@ -130,8 +130,8 @@ TEST(CheckpointPieces, APieceOutsideItsTotalIsDropped) {
 }
 
 TEST(CheckpointPieces, DroppingAJobForgetsItsPieces) {
-  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, bytes(12), 4);
-  auto other = checkpoint_pieces({6, 0}, 1, 40, 3, bytes(12), 4);
+  auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, piece_bytes(12), 4);
+  auto other = checkpoint_pieces({6, 0}, 1, 40, 3, piece_bytes(12), 4);
   CheckpointAssembler assembler;
   assembler.add(pieces[0]);
   assembler.add(other[0]);

@@ -5,10 +5,11 @@
 namespace drift {
 namespace {
 
-using Clock = Emulator::Clock;
+using EmulatorClock = Emulator::Clock;
 
 Emulator make(double speed, double unit_rate, std::vector<LoadRamp> load = {}) {
-  return Emulator(EmulationSettings{speed, unit_rate, std::move(load)}, Clock::time_point{});
+  return Emulator(EmulationSettings{speed, unit_rate, std::move(load)},
+                  EmulatorClock::time_point{});
 }
 
 void expect_error(std::string_view text, std::initializer_list<std::string> needles) {
@@ -94,14 +95,14 @@ TEST(EmulationTest, StretchIsWorkOverSpeedTimesShare) {
 }
 
 TEST(EmulationTest, OffByDefaultAndThenNoStretch) {
-  const Emulator e(EmulationSettings{}, Clock::time_point{});
+  const Emulator e(EmulationSettings{}, EmulatorClock::time_point{});
   EXPECT_FALSE(e.enabled());
   EXPECT_EQ(e.settings().unit_rate, 100000);
   EXPECT_DOUBLE_EQ(e.stretch(1e9, 0.25, 0), 0.25);
 }
 
 TEST(EmulationTest, TimeIsSecondsSinceTheDaemonStarted) {
-  const Clock::time_point start = Clock::now();
+  const EmulatorClock::time_point start = EmulatorClock::now();
   const Emulator e(EmulationSettings{1, 1000, {}}, start);
   EXPECT_DOUBLE_EQ(e.seconds_since_start(start + std::chrono::milliseconds(1500)), 1.5);
 }

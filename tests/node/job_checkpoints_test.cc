@@ -8,75 +8,78 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-const Clock::time_point t0{};
+const Clock::time_point kCheckpointsT0{};
 
 TEST(JobCheckpoints, DueEveryKStepsButNeverAtTheLastStep) {
-  JobCheckpoints c(2, CheckpointPolicy{5, 0ms}, t0);
-  EXPECT_FALSE(c.due(0, 20, t0));
-  EXPECT_FALSE(c.due(3, 20, t0));
-  EXPECT_TRUE(c.due(4, 20, t0));   // 5 steps done
-  EXPECT_TRUE(c.due(9, 20, t0));
-  EXPECT_FALSE(c.due(19, 20, t0));  // the job ends with it
+  JobCheckpoints c(2, CheckpointPolicy{5, 0ms}, kCheckpointsT0);
+  EXPECT_FALSE(c.due(0, 20, kCheckpointsT0));
+  EXPECT_FALSE(c.due(3, 20, kCheckpointsT0));
+  EXPECT_TRUE(c.due(4, 20, kCheckpointsT0));  // 5 steps done
+  EXPECT_TRUE(c.due(9, 20, kCheckpointsT0));
+  EXPECT_FALSE(c.due(19, 20, kCheckpointsT0));  // the job ends with it
 }
 
 TEST(JobCheckpoints, DueAfterTheIntervalSinceTheLastOne) {
-  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, t0);
-  EXPECT_FALSE(c.due(0, 100, t0 + 999ms));
-  EXPECT_TRUE(c.due(0, 100, t0 + 1000ms));
-  c.begin(0, {1.0}, t0 + 1000ms);
+  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, kCheckpointsT0);
+  EXPECT_FALSE(c.due(0, 100, kCheckpointsT0 + 999ms));
+  EXPECT_TRUE(c.due(0, 100, kCheckpointsT0 + 1000ms));
+  c.begin(0, {1.0}, kCheckpointsT0 + 1000ms);
   EXPECT_FALSE(c.acknowledge(0, 0, {1, 2}));  // one of two tasks
   EXPECT_TRUE(c.acknowledge(1, 0, {2, 1}));
-  EXPECT_FALSE(c.due(1, 100, t0 + 1500ms));
-  EXPECT_TRUE(c.due(2, 100, t0 + 2000ms));
+  EXPECT_FALSE(c.due(1, 100, kCheckpointsT0 + 1500ms));
+  EXPECT_TRUE(c.due(2, 100, kCheckpointsT0 + 2000ms));
 }
 
 // A copy that takes longer than the interval to store stretches the interval: no second
 // checkpoint piles onto the partners while the first is still travelling.
 TEST(JobCheckpoints, NoneIsDueWhileThePreviousIsStillBeingStored) {
-  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, t0);
-  c.begin(0, {1.0}, t0 + 1000ms);
+  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, kCheckpointsT0);
+  c.begin(0, {1.0}, kCheckpointsT0 + 1000ms);
   EXPECT_FALSE(c.acknowledge(0, 0, {1, 2}));
-  EXPECT_FALSE(c.due(5, 100, t0 + 2500ms));  // task 1's copy not stored yet
+  EXPECT_FALSE(c.due(5, 100, kCheckpointsT0 + 2500ms));  // task 1's copy not stored yet
   EXPECT_TRUE(c.acknowledge(1, 0, {2, 1}));
-  EXPECT_TRUE(c.due(6, 100, t0 + 2600ms));   // stored: due at once, the interval has passed
-  c.begin(6, {}, t0 + 2600ms);
-  EXPECT_FALSE(c.due(7, 100, t0 + 6599ms));
-  EXPECT_TRUE(c.due(8, 100, t0 + 6600ms));   // 4 intervals: an acknowledgement was lost
+  EXPECT_TRUE(
+      c.due(6, 100, kCheckpointsT0 + 2600ms));  // stored: due at once, the interval has passed
+  c.begin(6, {}, kCheckpointsT0 + 2600ms);
+  EXPECT_FALSE(c.due(7, 100, kCheckpointsT0 + 6599ms));
+  EXPECT_TRUE(c.due(8, 100, kCheckpointsT0 + 6600ms));  // 4 intervals: an acknowledgement was lost
   c.force_next();
-  c.begin(8, {}, t0 + 6600ms);
+  c.begin(8, {}, kCheckpointsT0 + 6600ms);
   c.force_next();
-  EXPECT_TRUE(c.due(9, 100, t0 + 6700ms));   // forced (a recovery) goes ahead all the same
+  EXPECT_TRUE(
+      c.due(9, 100, kCheckpointsT0 + 6700ms));  // forced (a recovery) goes ahead all the same
 }
 
 // A big state on a slow node takes long to save and copy: the next checkpoint by time waits 20
 // times what the last took, so checkpoints never take more than ~5 % of the job's time.
 TEST(JobCheckpoints, TheIntervalStretchesToTwentyTimesWhatTheLastCheckpointTook) {
-  JobCheckpoints c(1, CheckpointPolicy{0, 5000ms}, t0);
-  c.begin(0, {}, t0 + 5s);
-  EXPECT_TRUE(c.acknowledge(0, 0, {1, 2}, t0 + 15s));  // it took 10 s
-  EXPECT_FALSE(c.due(3, 100, t0 + 20s));                // the interval alone would say yes
-  EXPECT_FALSE(c.due(3, 100, t0 + 204s));
-  EXPECT_TRUE(c.due(3, 100, t0 + 205s));                 // 20 x 10 s after it began
-  c.begin(3, {}, t0 + 205s);
-  EXPECT_TRUE(c.acknowledge(0, 3, {1, 2}, t0 + 205100ms));  // 0.1 s: back to the interval
-  EXPECT_FALSE(c.due(4, 100, t0 + 209s));
-  EXPECT_TRUE(c.due(4, 100, t0 + 210s));
-  c.begin(4, {}, t0 + 210s);
+  JobCheckpoints c(1, CheckpointPolicy{0, 5000ms}, kCheckpointsT0);
+  c.begin(0, {}, kCheckpointsT0 + 5s);
+  EXPECT_TRUE(c.acknowledge(0, 0, {1, 2}, kCheckpointsT0 + 15s));  // it took 10 s
+  EXPECT_FALSE(c.due(3, 100, kCheckpointsT0 + 20s));  // the interval alone would say yes
+  EXPECT_FALSE(c.due(3, 100, kCheckpointsT0 + 204s));
+  EXPECT_TRUE(c.due(3, 100, kCheckpointsT0 + 205s));  // 20 x 10 s after it began
+  c.begin(3, {}, kCheckpointsT0 + 205s);
+  EXPECT_TRUE(
+      c.acknowledge(0, 3, {1, 2}, kCheckpointsT0 + 205100ms));  // 0.1 s: back to the interval
+  EXPECT_FALSE(c.due(4, 100, kCheckpointsT0 + 209s));
+  EXPECT_TRUE(c.due(4, 100, kCheckpointsT0 + 210s));
+  c.begin(4, {}, kCheckpointsT0 + 210s);
   c.force_next();
-  EXPECT_TRUE(c.due(5, 100, t0 + 210s));  // forced (a recovery) goes ahead all the same
+  EXPECT_TRUE(c.due(5, 100, kCheckpointsT0 + 210s));  // forced (a recovery) goes ahead all the same
 }
 
 TEST(JobCheckpoints, DisabledPolicyIsNeverDueUnlessForced) {
-  JobCheckpoints c(1, CheckpointPolicy{0, 0ms}, t0);
+  JobCheckpoints c(1, CheckpointPolicy{0, 0ms}, kCheckpointsT0);
   EXPECT_FALSE(CheckpointPolicy({0, 0ms}).enabled());
-  EXPECT_FALSE(c.due(3, 100, t0 + 1h));
+  EXPECT_FALSE(c.due(3, 100, kCheckpointsT0 + 1h));
   c.force_next();
-  EXPECT_TRUE(c.due(3, 100, t0));
+  EXPECT_TRUE(c.due(3, 100, kCheckpointsT0));
 }
 
 TEST(JobCheckpoints, CommitsWhenEveryTaskAcknowledged) {
-  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, t0);
-  c.begin(4, {0.5, 2.0}, t0);
+  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
+  c.begin(4, {0.5, 2.0}, kCheckpointsT0);
   EXPECT_FALSE(c.acknowledge(0, 4, {1, 2}));
   EXPECT_FALSE(c.acknowledge(0, 4, {1, 2}));  // a duplicate ack counts once
   EXPECT_FALSE(c.acknowledge(2, 4, {3, 1}));
@@ -91,8 +94,8 @@ TEST(JobCheckpoints, CommitsWhenEveryTaskAcknowledged) {
 }
 
 TEST(JobCheckpoints, ALostCopyIsRestoredFromTheOtherOne) {
-  JobCheckpoints c(2, CheckpointPolicy{1, 0ms}, t0);
-  c.begin(4, {}, t0);
+  JobCheckpoints c(2, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
+  c.begin(4, {}, kCheckpointsT0);
   c.acknowledge(0, 4, {1, 2});
   c.acknowledge(1, 4, {2, 3});
   c.lose_copies(2);  // node 2 fenced itself: alive again, but empty
@@ -109,20 +112,20 @@ TEST(JobCheckpoints, ALostCopyIsRestoredFromTheOtherOne) {
 }
 
 TEST(JobCheckpoints, AcksOfAStepNotBegunOrRolledBackAreIgnored) {
-  JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, t0);
+  JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
   EXPECT_FALSE(c.acknowledge(0, 7, {1, 2}));
-  c.begin(7, {}, t0);
+  c.begin(7, {}, kCheckpointsT0);
   c.rolled_back();
   EXPECT_EQ(c.pending(), 0u);
   EXPECT_FALSE(c.acknowledge(0, 7, {1, 2}));
   EXPECT_FALSE(c.committed().has_value());
-  EXPECT_TRUE(c.due(8, 100, t0));  // forced: redundancy comes back at the next boundary
+  EXPECT_TRUE(c.due(8, 100, kCheckpointsT0));  // forced: redundancy comes back at the next boundary
 }
 
 TEST(JobCheckpoints, ACommitDropsOlderPendingCheckpoints) {
-  JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, t0);
-  c.begin(3, {}, t0);
-  c.begin(4, {}, t0);
+  JobCheckpoints c(1, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
+  c.begin(3, {}, kCheckpointsT0);
+  c.begin(4, {}, kCheckpointsT0);
   EXPECT_TRUE(c.acknowledge(0, 4, {1, 2}));
   EXPECT_EQ(c.pending(), 0u);
   EXPECT_FALSE(c.acknowledge(0, 3, {1, 2}));  // late: step 4 is newer
@@ -130,8 +133,8 @@ TEST(JobCheckpoints, ACommitDropsOlderPendingCheckpoints) {
 }
 
 TEST(JobCheckpoints, RestoresOnThePrimaryElseTheBuddy) {
-  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, t0);
-  c.begin(0, {}, t0);
+  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
+  c.begin(0, {}, kCheckpointsT0);
   c.acknowledge(0, 0, {1, 2});
   c.acknowledge(1, 0, {2, 3});
   c.acknowledge(2, 0, {3, 1});
@@ -142,9 +145,9 @@ TEST(JobCheckpoints, RestoresOnThePrimaryElseTheBuddy) {
 }
 
 TEST(JobCheckpoints, RestoreFailsNamingTheTaskWhenBothCopiesAreGone) {
-  JobCheckpoints c(2, CheckpointPolicy{1, 0ms}, t0);
+  JobCheckpoints c(2, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
   EXPECT_FALSE(c.restore_placement([](std::uint32_t) { return true; }));
-  c.begin(0, {}, t0);
+  c.begin(0, {}, kCheckpointsT0);
   c.acknowledge(0, 0, {1, 2});
   c.acknowledge(1, 0, {2, 0});
   auto placement = c.restore_placement([](std::uint32_t n) { return n == 1; });
@@ -153,8 +156,8 @@ TEST(JobCheckpoints, RestoreFailsNamingTheTaskWhenBothCopiesAreGone) {
 }
 
 TEST(JobCheckpoints, ARestartedNodeRegainsTheCopiesItHeldAtTheCommittedStepOnly) {
-  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, t0);
-  c.begin(4, {}, t0);
+  JobCheckpoints c(3, CheckpointPolicy{1, 0ms}, kCheckpointsT0);
+  c.begin(4, {}, kCheckpointsT0);
   c.acknowledge(0, 4, {2, 4});
   c.acknowledge(1, 4, {4, 1});
   c.acknowledge(2, 4, {1, 3});

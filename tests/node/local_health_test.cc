@@ -67,10 +67,6 @@ TEST(SuspicionTimeoutTest, NobodyToConfirmMeansTheMinimum) {
   EXPECT_EQ(suspicion_timeout(milliseconds(400), milliseconds(300), 0, 3), milliseconds(400));
 }
 
-MemberInfo info(std::uint32_t id) {
-  return {id, 1, "n" + std::to_string(id), "10.0.0." + std::to_string(id) + ":7400", State::kAlive};
-}
-
 // Members 1..n, all heard every 100 ms until `until`; then only `beating` go on.
 MemberTable lifeguard_ring(std::uint32_t n) {
   MemberTable t(info(1), PhiAccrualDetector::Params{},

@@ -10,14 +10,7 @@ namespace drift {
 namespace {
 
 using namespace member_table_test;
-const milliseconds kSuspectTimeout{500};
-
-MemberInfo info(std::uint32_t id, std::uint64_t incarnation = 1, State state = State::kAlive) {
-  return {id, incarnation, "n" + std::to_string(id), "10.0.0." + std::to_string(id) + ":7400",
-          state};
-}
-
-MemberTable table(std::uint32_t self_id, std::uint64_t incarnation = 1) {
+MemberTable table_with(std::uint32_t self_id, std::uint64_t incarnation = 1) {
   return MemberTable(info(self_id, incarnation), PhiAccrualDetector::Params{}, kSuspectTimeout);
 }
 
@@ -35,14 +28,14 @@ TimePoint silence_until_suspect(MemberTable& t, int until_ms) {
 // --- refutation and fencing of ourselves -----------------------------------------------------
 
 TEST(MemberTableFencingTest, SuspicionIsRefutedWithoutFencing) {
-  MemberTable t = table(1, 10);
+  MemberTable t = table_with(1, 10);
   auto ts = t.merge(info(1, 10, State::kSuspect), kT0);
   ASSERT_EQ(ts.size(), 1u);
   EXPECT_EQ(ts[0], (MemberTransition{1, State::kSuspect, State::kAlive, 11}));
 }
 
 TEST(MemberTableFencingTest, DeathAtOurIncarnationFencesWithAHigherOne) {
-  MemberTable t = table(1, 10);
+  MemberTable t = table_with(1, 10);
   auto ts = t.merge(info(1, 10, State::kDead), kT0);
   ASSERT_EQ(ts.size(), 1u);
   EXPECT_EQ(ts[0], (MemberTransition{1, State::kDead, State::kAlive, 11}));
@@ -54,7 +47,7 @@ TEST(MemberTableFencingTest, DeathAtOurIncarnationFencesWithAHigherOne) {
 
 TEST(MemberTableFencingTest, DeathAtAnIncarnationWeRefutedPastStillFences) {
   // Suspected at 10, we refuted to 11; meanwhile someone declared us dead at 10 and acted on it.
-  MemberTable t = table(1, 10);
+  MemberTable t = table_with(1, 10);
   t.merge(info(1, 10, State::kSuspect), kT0);
   ASSERT_EQ(t.self().incarnation, 11u);
   auto ts = t.merge(info(1, 10, State::kDead), kT0);
@@ -63,7 +56,7 @@ TEST(MemberTableFencingTest, DeathAtAnIncarnationWeRefutedPastStillFences) {
 }
 
 TEST(MemberTableFencingTest, DeathOfAnEarlierProcessIsIgnored) {
-  MemberTable t = table(1, 1000);  // restarted: incarnations grow at every start
+  MemberTable t = table_with(1, 1000);  // restarted: incarnations grow at every start
   EXPECT_TRUE(t.merge(info(1, 999, State::kDead), kT0).empty());
   EXPECT_TRUE(t.merge(info(1, 999, State::kSuspect), kT0).empty());
   EXPECT_EQ(t.self().incarnation, 1000u);
@@ -72,7 +65,7 @@ TEST(MemberTableFencingTest, DeathOfAnEarlierProcessIsIgnored) {
 // --- stale identities ------------------------------------------------------------------------
 
 TEST(MemberTableFencingTest, AnIdentityDeclaredDeadStaysStaleAfterARevival) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   t.merge(info(2, 5), kT0);
   EXPECT_FALSE(t.is_stale(2, 5));
   t.merge(info(2, 5, State::kDead), kT0);
@@ -88,14 +81,14 @@ TEST(MemberTableFencingTest, AnIdentityDeclaredDeadStaysStaleAfterARevival) {
 }
 
 TEST(MemberTableFencingTest, AnOlderIncarnationThatRefutedIsNotStale) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   t.merge(info(2, 5), kT0);
   t.merge(info(2, 6), kT0);  // it refuted a suspicion; its connections still say 5
   EXPECT_FALSE(t.is_stale(2, 5));
 }
 
 TEST(MemberTableFencingTest, DeclaringAMonitoredMemberDeadMakesItStale) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   const TimePoint suspect_at = silence_until_suspect(t, 500);
   ASSERT_EQ(t.tick(suspect_at + kSuspectTimeout).size(), 1u);
   EXPECT_EQ(t.find(2)->info.state, State::kDead);
@@ -106,7 +99,7 @@ TEST(MemberTableFencingTest, DeclaringAMonitoredMemberDeadMakesItStale) {
 // --- positive indirect probes ----------------------------------------------------------------
 
 TEST(MemberTableFencingTest, VouchRestartsTheSuspicionClock) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   const TimePoint suspect_at = silence_until_suspect(t, 500);
   const TimePoint vouched_at = suspect_at + milliseconds(400);
   EXPECT_TRUE(t.vouch(2, 1, vouched_at));
@@ -119,7 +112,7 @@ TEST(MemberTableFencingTest, VouchRestartsTheSuspicionClock) {
 }
 
 TEST(MemberTableFencingTest, VouchIgnoresAliveDeadAndOlderIncarnations) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   t.merge(info(2, 5), kT0);
   EXPECT_FALSE(t.vouch(2, 5, kT0));  // alive: nothing to vouch for
   t.merge(info(2, 5, State::kSuspect), kT0);
@@ -132,7 +125,7 @@ TEST(MemberTableFencingTest, VouchIgnoresAliveDeadAndOlderIncarnations) {
 }
 
 TEST(MemberTableFencingTest, MonitoredSuspectsAndAlivePeers) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   t.merge(info(2), kT0);
   t.merge(info(3, 1, State::kSuspect), kT0);
   t.merge(info(4, 1, State::kDead), kT0);
@@ -145,7 +138,7 @@ TEST(MemberTableFencingTest, MonitoredSuspectsAndAlivePeers) {
 // --- our own pauses --------------------------------------------------------------------------
 
 TEST(MemberTableFencingTest, AfterOurOwnPauseNobodyIsSuspectedForOurSilence) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   t.merge(info(2), kT0);
   for (int ms = 0; ms <= 1000; ms += 100) t.heartbeat(2, 1, {}, kT0 + milliseconds(ms));
   const TimePoint resumed = kT0 + milliseconds(4000);  // we were stopped for three seconds
@@ -161,7 +154,7 @@ TEST(MemberTableFencingTest, AfterOurOwnPauseNobodyIsSuspectedForOurSilence) {
 }
 
 TEST(MemberTableFencingTest, OurOwnPauseRestartsSuspicionClocks) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   const TimePoint suspect_at = silence_until_suspect(t, 500);
   const TimePoint resumed = suspect_at + milliseconds(3000);
   t.resume_after_pause(resumed);
@@ -173,7 +166,7 @@ TEST(MemberTableFencingTest, OurOwnPauseRestartsSuspicionClocks) {
 // --- what a helper answers from its own heartbeats -------------------------------------------
 
 TEST(MemberTableFencingTest, HeardWithinLooksAtTheLastHeartbeatAndIncarnation) {
-  MemberTable t = table(1);
+  MemberTable t = table_with(1);
   t.merge(info(2, 5), kT0);
   EXPECT_FALSE(t.heard_within(2, 5, kT0, milliseconds(200)));  // never heard
   t.heartbeat(2, 5, {}, kT0);

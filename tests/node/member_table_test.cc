@@ -10,13 +10,6 @@ namespace drift {
 namespace {
 
 using namespace member_table_test;
-const milliseconds kSuspectTimeout{500};
-
-MemberInfo info(std::uint32_t id, std::uint64_t incarnation = 1, State state = State::kAlive) {
-  return {id, incarnation, "n" + std::to_string(id), "10.0.0." + std::to_string(id) + ":7400",
-          state};
-}
-
 MemberTable table(std::uint32_t self_id, std::size_t group_size = 8) {
   return MemberTable(info(self_id), PhiAccrualDetector::Params{}, kSuspectTimeout, group_size);
 }

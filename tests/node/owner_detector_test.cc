@@ -16,13 +16,13 @@ namespace drift {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::system_clock;
+using WallClock = std::chrono::system_clock;
 
 constexpr double kNow = 1'700'000'000;  // a wall-clock time, seconds since the epoch
 
-Clock::time_point wall(double s) {
-  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(s)));
+WallClock::time_point wall(double s) {
+  return WallClock::time_point(
+      std::chrono::duration_cast<WallClock::duration>(std::chrono::duration<double>(s)));
 }
 
 class OwnerDetectorTest : public ::testing::Test {

@@ -10,20 +10,20 @@ namespace {
 using std::chrono::milliseconds;
 using TimePoint = PhiAccrualDetector::TimePoint;
 
-const TimePoint kStart{std::chrono::hours(1)};
+const TimePoint kPhiStart{std::chrono::hours(1)};
 
 // A detector that has seen `count` heartbeats, `interval` apart; returns the last heartbeat time.
 TimePoint feed_regular(PhiAccrualDetector& d, milliseconds interval, int count) {
-  TimePoint t = kStart;
+  TimePoint t = kPhiStart;
   for (int i = 0; i < count; ++i, t += interval) d.heartbeat(t);
   return t - interval;
 }
 
 TEST(PhiAccrualDetectorTest, ZeroBeforeFirstHeartbeat) {
   PhiAccrualDetector d({});
-  EXPECT_EQ(d.phi(kStart), 0);
-  EXPECT_EQ(d.phi(kStart + std::chrono::hours(5)), 0);
-  EXPECT_FALSE(d.suspicious(kStart + std::chrono::hours(5)));
+  EXPECT_EQ(d.phi(kPhiStart), 0);
+  EXPECT_EQ(d.phi(kPhiStart + std::chrono::hours(5)), 0);
+  EXPECT_FALSE(d.suspicious(kPhiStart + std::chrono::hours(5)));
 }
 
 TEST(PhiAccrualDetectorTest, PhiGrowsMonotonicallyWithSilence) {
@@ -56,18 +56,18 @@ TEST(PhiAccrualDetectorTest, OneSecondOfSilenceCrossesDefaultThreshold) {
 
 TEST(PhiAccrualDetectorTest, FirstIntervalJudgesAPeerWithoutHistory) {
   PhiAccrualDetector d({});
-  d.heartbeat(kStart);  // monitoring starts; no interval seen yet
-  EXPECT_LT(d.phi(kStart + milliseconds(150)), 1.0);
-  EXPECT_TRUE(d.suspicious(kStart + milliseconds(1000)));
+  d.heartbeat(kPhiStart);  // monitoring starts; no interval seen yet
+  EXPECT_LT(d.phi(kPhiStart + milliseconds(150)), 1.0);
+  EXPECT_TRUE(d.suspicious(kPhiStart + milliseconds(1000)));
 }
 
 TEST(PhiAccrualDetectorTest, JitteryArrivalsWidenTheTolerance) {
   PhiAccrualDetector regular({});
   PhiAccrualDetector jittery({});
-  TimePoint t = kStart;
+  TimePoint t = kPhiStart;
   for (int i = 0; i < 100; ++i, t += milliseconds(100)) regular.heartbeat(t);
   const TimePoint regular_last = t - milliseconds(100);
-  t = kStart;
+  t = kPhiStart;
   for (int i = 0; i < 100; ++i) {
     jittery.heartbeat(t);
     if (i + 1 < 100) t += milliseconds(i % 2 == 0 ? 10 : 190);  // same mean, std dev 90 ms

@@ -11,7 +11,7 @@
 namespace drift {
 namespace {
 
-constexpr std::uint32_t kMaxBody = 8 << 20;
+constexpr std::uint32_t kCodecMaxBody = 8 << 20;
 
 TEST(Codec, FrameIsHeaderThenBody) {
   for (const test::SampleMessage& s : test::sample_messages()) {
@@ -29,7 +29,7 @@ TEST(Codec, FrameIsHeaderThenBody) {
 
 TEST(Codec, EverySampleRoundTrips) {
   for (const test::SampleMessage& s : test::sample_messages()) {
-    Result<WireMessage> back = decode_frame(encode(s.message), kMaxBody);
+    Result<WireMessage> back = decode_frame(encode(s.message), kCodecMaxBody);
     ASSERT_TRUE(back) << s.name << ": " << back.error();
     EXPECT_TRUE(*back == s.message) << s.name;
   }
@@ -61,14 +61,14 @@ TEST(Codec, TypeOfNamesTheAlternative) {
 
 TEST(Codec, RefusesAFrameShorterThanItsHeader) {
   const std::vector<std::uint8_t> frame{'D', 'R', 'F'};
-  EXPECT_EQ(decode_frame(frame, kMaxBody).error(),
+  EXPECT_EQ(decode_frame(frame, kCodecMaxBody).error(),
             "frame of 3 bytes is shorter than its 12-byte header");
 }
 
 TEST(Codec, RefusesABodyLengthOtherThanTheHeaders) {
   std::vector<std::uint8_t> frame = encode(StartJob{5});
   frame.push_back(0);
-  EXPECT_EQ(decode_frame(frame, kMaxBody).error(),
+  EXPECT_EQ(decode_frame(frame, kCodecMaxBody).error(),
             "frame carries 10 body bytes but its header says 9");
 }
 

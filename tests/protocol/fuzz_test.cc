@@ -21,7 +21,7 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 
 constexpr int kIterations = 120000;
-constexpr std::uint32_t kMaxBody = 1 << 20;
+constexpr std::uint32_t kFuzzMaxBody = 1 << 20;
 
 struct Mutator {
   std::mt19937_64 rng{0x5eed'd71f'7000'0001ULL};
@@ -99,7 +99,7 @@ std::string reason_kind(const std::string& error) {
 // Decodes one frame, checking the allocation bound and, if it decodes, the round trip.
 void check_frame(const Bytes& frame, Outcome& outcome) {
   AllocationTracker::start();
-  Result<WireMessage> msg = decode_frame(frame, kMaxBody);
+  Result<WireMessage> msg = decode_frame(frame, kFuzzMaxBody);
   AllocationTracker::stop();
   const std::size_t body = frame.size() > kFrameHeaderSize ? frame.size() - kFrameHeaderSize : 0;
   ASSERT_LE(AllocationTracker::largest(), 16 * body + 64 * 1024) << to_hex(frame);
@@ -112,7 +112,7 @@ void check_frame(const Bytes& frame, Outcome& outcome) {
   ++outcome.decoded;
   // Compared as bytes, not with ==: a mutated double may be a NaN.
   const Bytes reencoded = encode(*msg);
-  Result<WireMessage> again = decode_frame(reencoded, kMaxBody);
+  Result<WireMessage> again = decode_frame(reencoded, kFuzzMaxBody);
   ASSERT_TRUE(again) << again.error() << " for " << to_hex(frame);
   ASSERT_EQ(encode(*again), reencoded) << to_hex(frame);
 }
@@ -132,7 +132,7 @@ TEST(Fuzz, AllocationTrackerSeesDecodeAllocations) {
   if (!AllocationTracker::available()) GTEST_SKIP() << "operator new belongs to the sanitizer";
   const Bytes frame = encode(TaskMessage{{}, {}, 1, 1, 0, Bytes(100000, 0xab)});
   AllocationTracker::start();
-  Result<WireMessage> msg = decode_frame(frame, kMaxBody);
+  Result<WireMessage> msg = decode_frame(frame, kFuzzMaxBody);
   AllocationTracker::stop();
   ASSERT_TRUE(msg) << msg.error();
   EXPECT_GE(AllocationTracker::largest(), 100000u);

@@ -19,12 +19,12 @@
 namespace drift::test {
 namespace {
 
-constexpr std::uint32_t kMaxBody = 8 << 20;
+constexpr std::uint32_t kGoldenMaxBody = 8 << 20;
 
 TEST(GoldenVectors, EveryMessageTypeHasOne) {
   std::set<std::size_t> covered;
   for (const GoldenFrame& g : golden_frames()) {
-    Result<WireMessage> msg = decode_frame(g.bytes, kMaxBody);
+    Result<WireMessage> msg = decode_frame(g.bytes, kGoldenMaxBody);
     ASSERT_TRUE(msg) << g.name << ": " << msg.error();
     covered.insert(msg->index());
   }
@@ -41,7 +41,7 @@ TEST(GoldenVectors, SamplesEncodeToTheGoldenBytes) {
 TEST(GoldenVectors, DecodeToTheSamplesAndReencodeIdentically) {
   for (const SampleMessage& s : sample_messages()) {
     const std::vector<std::uint8_t>& golden = golden_frame(s.name).bytes;
-    Result<WireMessage> decoded = decode_frame(golden, kMaxBody);
+    Result<WireMessage> decoded = decode_frame(golden, kGoldenMaxBody);
     ASSERT_TRUE(decoded) << s.name << ": " << decoded.error();
     EXPECT_TRUE(*decoded == s.message) << s.name;
     EXPECT_EQ(encode(*decoded), golden) << s.name;

@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using Bytes = std::vector<std::uint8_t>;
 
-constexpr std::uint32_t kMaxBody = 8388608;
+constexpr std::uint32_t kMalformedMaxBody = 8388608;
 
 struct Body {
   std::uint16_t type;
@@ -54,21 +54,22 @@ TEST(Malformed, OversizeFrameHeader) {
   h.type = static_cast<std::uint16_t>(MsgType::kTaskMessage);
   h.length = 99999999;
   const auto header = encode_header(h);
-  EXPECT_EQ(decode_header(header, kMaxBody).error(),
+  EXPECT_EQ(decode_header(header, kMalformedMaxBody).error(),
             "frame body of 99999999 bytes exceeds the maximum of 8388608");
 }
 
 TEST(Malformed, BadMagic) {
   Bytes frame = golden_frame("start_job").bytes;
   frame[0] ^= 0x20;
-  EXPECT_EQ(decode_frame(frame, kMaxBody).error(),
+  EXPECT_EQ(decode_frame(frame, kMalformedMaxBody).error(),
             "bad frame magic 0x54465264 (expected 0x54465244)");
 }
 
 TEST(Malformed, WrongVersion) {
   Bytes frame = golden_frame("start_job").bytes;
   frame[4] = 0;
-  EXPECT_EQ(decode_frame(frame, kMaxBody).error(), "frame of protocol version 0 (ours is 1)");
+  EXPECT_EQ(decode_frame(frame, kMalformedMaxBody).error(),
+            "frame of protocol version 0 (ours is 1)");
 }
 
 TEST(Malformed, UnknownType) {
@@ -141,7 +142,8 @@ TEST(Malformed, TruncatedBodyAtEveryCutPoint) {
     }
     Bytes frame = g.bytes;
     frame.pop_back();
-    EXPECT_THAT(decode_frame(frame, kMaxBody).error(), HasSubstr("body bytes but its header says"));
+    EXPECT_THAT(decode_frame(frame, kMalformedMaxBody).error(),
+                HasSubstr("body bytes but its header says"));
   }
   EXPECT_GT(cuts, 1000);
 }

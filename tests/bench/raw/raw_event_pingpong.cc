@@ -21,7 +21,7 @@ namespace {
 using asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::uint64_t kWarmupRounds = 10;
+constexpr std::uint64_t kEventWarmupRounds = 10;
 constexpr std::size_t kHeaderBytes = 12;  // as drift's: magic, version, type, body length
 
 // One end: reads a frame (header, then the body it announces) and answers with a frame of its
@@ -63,7 +63,7 @@ class Endpoint {
   }
   void on_frame() {
     ++done_;
-    if (pinger_ && done_ == kWarmupRounds) began_ = Clock::now();
+    if (pinger_ && done_ == kEventWarmupRounds) began_ = Clock::now();
     if (pinger_ && done_ == rounds_) {
       ended_ = Clock::now();
       return;
@@ -113,7 +113,7 @@ Result<PingPongTiming> raw_event_pingpong(std::size_t frame_bytes, std::size_t p
   asio::io_context ping_io, echo_io;
   tcp::socket ping_socket(ping_io), echo_socket(echo_io);
   if (Status s = connect_pair(ping_socket, echo_socket); !s) return s;
-  const std::uint64_t total = kWarmupRounds + rounds;
+  const std::uint64_t total = kEventWarmupRounds + rounds;
   Endpoint pinger(std::move(ping_socket), frame_bytes, total, true);
   Endpoint echoer(std::move(echo_socket), frame_bytes, total, false);
   (void)pin_this_thread(cpus.first);  // best effort: the figures stay valid unpinned
