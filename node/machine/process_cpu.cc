@@ -3,7 +3,8 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
+#include <algorithm>
+#include <charconv>
 #include <string>
 
 #include "node/machine/proc_file.h"
@@ -22,10 +23,8 @@ std::optional<double> parse_process_cpu(std::string_view stat, long ticks_per_se
     rest.remove_prefix(start);
     const std::size_t end = std::min(rest.find(' '), rest.size());
     if (field >= 14) {
-      const std::string token(rest.substr(0, end));
-      char* stop = nullptr;
-      values[field - 14] = std::strtoull(token.c_str(), &stop, 10);
-      if (token.empty() || *stop != '\0') return std::nullopt;
+      const auto [stop, ec] = std::from_chars(rest.data(), rest.data() + end, values[field - 14]);
+      if (ec != std::errc{} || stop != rest.data() + end) return std::nullopt;
     }
     rest.remove_prefix(end);
   }

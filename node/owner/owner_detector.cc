@@ -4,10 +4,9 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
-#include <fstream>
-#include <iterator>
 #include <vector>
 
+#include "node/machine/proc_file.h"
 #include "node/owner/owner_sessions.h"
 
 namespace drift {
@@ -24,10 +23,8 @@ std::optional<double> access_time(const fs::path& p) {
   return seconds(st.st_atim);
 }
 
-std::string file_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+// utmp (384-byte records) or a logind session file; empty when it cannot be read.
+std::string file_text(const fs::path& p) { return read_text(p.string(), 4 << 20).value_or(""); }
 
 }  // namespace
 
