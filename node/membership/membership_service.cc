@@ -73,6 +73,10 @@ void MembershipService::round() {
     } else if (held.took > params_.heartbeat_interval) {
       spdlog::info("{} held our event loop for {} ms, longer than a heartbeat interval",
                    held.what, held.took.count() / 1000);
+    } else if (late > params_.heartbeat_interval) {
+      spdlog::info("our membership round came {} ms late (the longest handler: {}; the thread {})",
+                   late.count(), held.what ? describe(held) : "none ended",
+                   spent.empty() ? "cannot say where its time went" : spent);
     }
   }
   // Lifeguard: our rounds and the heartbeat thread's timer on time, or not.

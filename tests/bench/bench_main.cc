@@ -26,9 +26,11 @@ void measure(const BenchOptions& o, BenchReport& report) {
   plan.pingpong.pin = !o.no_pin;
   auto raw = LoopbackPair::open();
   if (!raw) return report.errors.push_back(raw.error());
-  std::cout << "starting " << kNodes << " daemons on 127.0.0.1:" << o.base_port << "..."
-            << std::endl;
-  auto cluster = BenchCluster::start(kNodes, o.base_port, o.base_config);
+  std::cout << "starting " << kNodes << (o.plaintext ? " plaintext" : "")
+            << " daemons on 127.0.0.1:" << o.base_port << "..." << std::endl;
+  ctl::LocalClusterOptions main_options = BenchCluster::default_options();
+  main_options.plaintext = o.plaintext;
+  auto cluster = BenchCluster::start(kNodes, o.base_port, o.base_config, std::move(main_options));
   if (!cluster) return report.errors.push_back("local cluster: " + cluster.error());
   if (o.wants("migration")) add(report, run_migration_bench(**cluster, **raw, plan.migration));
   if (o.wants("pingpong")) add(report, run_pingpong_bench(**cluster, **raw, plan.pingpong));
@@ -51,7 +53,7 @@ int run(const BenchOptions& o) {
   report.setup = "drift: " + std::to_string(kNodes) +
                  " driftd on 127.0.0.1 started with "
                  "driftctl's LocalCluster (base config " +
-                 o.base_config.filename().string() +
+                 o.base_config.filename().string() + (o.plaintext ? ", test.plaintext" : "") +
                  ", node.capacity = 1, balance.capacity = static, balance.strategy = none); raw: "
                  "Asio TCP over 127.0.0.1 in this process.";
   measure(o, report);

@@ -31,7 +31,10 @@ po::options_description describe_options(BenchOptions& o, std::string& out, std:
       "measure only this table: migration, pingpong, forwarding or tls (repeatable; default: "
       "all)")(
       "no-pin", po::bool_switch(&o.no_pin),
-      "table (b): leave the nodes and the raw ends on any core (default: each on its own)");
+      "table (b): leave the nodes and the raw ends on any core (default: each on its own)")(
+      "plaintext", po::bool_switch(&o.plaintext),
+      "run the 2 daemons of tables (a)-(c) without TLS (test.plaintext; a test setting, never on "
+      "a real cluster): what the rest costs apart from encryption");
   return d;
 }
 

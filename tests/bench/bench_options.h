@@ -20,6 +20,7 @@ struct BenchOptions {
   std::uint16_t base_port = 17900;
   std::set<std::string> only;  // tables to measure; empty: all
   bool no_pin = false;
+  bool plaintext = false;  // the main cluster without TLS (test.plaintext)
   bool help = false;
   std::string help_text;
 

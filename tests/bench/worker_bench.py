@@ -66,11 +66,12 @@ def heat2d(build, size, steps, tasks, port):
         c.close()
 
 
-def pingpong(build, port):
-    """(round trip µs, throughput MB/s) of drift in that build's own drift_bench."""
+def pingpong(build, port, plaintext=False):
+    """(round trip µs, throughput MB/s) of drift in that build's own drift_bench; `plaintext`:
+    its daemons without TLS, as the baseline's were (this build only)."""
     out = tempfile.mktemp(suffix=".md")
     sh([os.path.join(build, "bin", "drift_bench"), "--only", "pingpong", "--out", out,
-        "--base-port", str(port)], cwd=ROOT)
+        "--base-port", str(port)] + (["--plaintext"] if plaintext else []), cwd=ROOT)
     text = open(out).read()
     os.unlink(out)
     rtt = re.search(r"\| round trip, 64 B[^|]*\| ([\d.]+) µs", text)
@@ -180,11 +181,13 @@ def main():
             into.append(s)
             checksums.add(ck)
             print(f"heat2d {size}² {which}: steady step {s * 1e3:.2f} ms", flush=True)
-    ours_rtt, base_rtt, ours_tp, base_tp = [], [], [], []
+    ours_rtt, base_rtt, ours_tp, base_tp, plain_rtt, plain_tp = [], [], [], [], [], []
     for i in range(runs):
-        for which, build, rtt, tp in (("baseline", baseline, base_rtt, base_tp),
-                                      ("ours", BUILD, ours_rtt, ours_tp)):
-            r, t = pingpong(build, port + 10)
+        for which, build, plaintext, rtt, tp in (
+                ("baseline", baseline, False, base_rtt, base_tp),
+                ("ours", BUILD, False, ours_rtt, ours_tp),
+                ("ours in plaintext", BUILD, True, plain_rtt, plain_tp)):
+            r, t = pingpong(build, port + 10, plaintext)
             rtt.append(r)
             tp.append(t)
             print(f"pingpong {which}: {r:.1f} µs, {t:.0f} MB/s", flush=True)
@@ -196,6 +199,7 @@ def main():
     h_ours, h_base = statistics.median(ours_steps), statistics.median(base_steps)
     r_ours, r_base = statistics.median(ours_rtt), statistics.median(base_rtt)
     t_ours, t_base = statistics.median(ours_tp), statistics.median(base_tp)
+    r_plain, t_plain = statistics.median(plain_rtt), statistics.median(plain_tp)
     yes = lambda ok: "yes" if ok else "**NO**"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cpu = platform.processor() or platform.machine()
@@ -215,6 +219,17 @@ def main():
         f"| throughput, 1 MB messages, 2 daemons | {t_ours:.0f} MB/s | {t_base:.0f} MB/s | "
         f"{t_ours / t_base:.2f}× | ≥ 0.9× | {yes(t_ours >= 0.9 * t_base)} |",
         "",
+        "The baseline predates TLS between daemons: its frames went in clear. The same two rows "
+        "with ours in clear too (`drift_bench --plaintext`: test.plaintext, never on a real "
+        "cluster), in the same run:",
+        "",
+        "| case | ours, plaintext | baseline (in-daemon, plaintext) | ratio | target | met? |",
+        "|---|---:|---:|---:|---|---|",
+        f"| task-to-task round trip, 64 B, 2 daemons | {r_plain:.1f} µs | {r_base:.1f} µs | "
+        f"{r_plain / r_base:.2f}× | ≤ 1.3× | {yes(r_plain <= 1.3 * r_base)} |",
+        f"| throughput, 1 MB messages, 2 daemons | {t_plain:.0f} MB/s | {t_base:.0f} MB/s | "
+        f"{t_plain / t_base:.2f}× | ≥ 0.9× | {yes(t_plain >= 0.9 * t_base)} |",
+        "",
         f"- heat2d checksums: {', '.join(sorted(checksums))} (one value: every run of both builds "
         "agreed)",
         f"- heat2d steady steps (ms): ours {', '.join(f'{x * 1e3:.2f}' for x in ours_steps)}; "
@@ -222,6 +237,8 @@ def main():
         f"- round trips (µs): ours {', '.join(f'{x:.1f}' for x in ours_rtt)}; baseline "
         f"{', '.join(f'{x:.1f}' for x in base_rtt)}; throughputs (MB/s): ours "
         f"{', '.join(f'{x:.0f}' for x in ours_tp)}; baseline {', '.join(f'{x:.0f}' for x in base_tp)}",
+        f"- ours in plaintext: round trips (µs) {', '.join(f'{x:.1f}' for x in plain_rtt)}; "
+        f"throughputs (MB/s) {', '.join(f'{x:.0f}' for x in plain_tp)}",
         "",
         "| executables shipped with the job (this build) | time | target | met? |",
         "|---|---:|---|---|",
