@@ -1,5 +1,6 @@
 #include "node/membership/membership_service.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -62,21 +63,24 @@ void MembershipService::round() {
     }
     const SlowestHold held = take_slowest_hold();
     const std::string spent = stall_account_.sample();
+    // "the longest handler: X for 8 ms; the thread ran 24 ms, waited 99 ms for a CPU, ..."
+    const auto where = [&] {
+      return fmt::format("the longest handler: {}; the thread {}",
+                         held.what ? describe(held) : "none ended",
+                         spent.empty() ? "cannot say where its time went" : spent);
+    };
     if (now - *last_round_ > params_.own_pause) {
       // The silence we would measure now is ours: judge the others from now on instead.
-      spdlog::info("our event loop stalled for {} ms (health {}; the longest handler: {}; the "
-                   "thread {}): failure detection restarts from now; the heartbeat thread went "
-                   "on beating",
-                   gap.count(), health_.score(), held.what ? describe(held) : "none ended",
-                   spent.empty() ? "cannot say where its time went" : spent);
+      spdlog::info(
+          "our event loop stalled for {} ms (health {}; {}): failure detection restarts "
+          "from now; the heartbeat thread went on beating",
+          gap.count(), health_.score(), where());
       table_.resume_after_pause(now);
     } else if (held.took > params_.heartbeat_interval) {
       spdlog::info("{} held our event loop for {} ms, longer than a heartbeat interval",
                    held.what, held.took.count() / 1000);
     } else if (late > params_.heartbeat_interval) {
-      spdlog::info("our membership round came {} ms late (the longest handler: {}; the thread {})",
-                   late.count(), held.what ? describe(held) : "none ended",
-                   spent.empty() ? "cannot say where its time went" : spent);
+      spdlog::info("our membership round came {} ms late ({})", late.count(), where());
     }
   }
   // Lifeguard: our rounds and the heartbeat thread's timer on time, or not.

@@ -20,7 +20,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import random
 import re
 import shutil
@@ -156,8 +155,18 @@ def build_wave():
     sh(["cmake", "--build", os.path.join(BUILD, "wave-bench")])
 
 
-def row(name, ours, base, unit, ratio, target, met):
-    return f"| {name} | {ours} {unit} | {base} | {ratio} | {target} | {met} |"
+def yes(ok):
+    return "yes" if ok else "**NO**"
+
+
+def message_rows(rtt, base_rtt, tp, base_tp):
+    """The round-trip and throughput rows of a results table: ours beside the baseline."""
+    return [
+        f"| task-to-task round trip, 64 B, 2 daemons | {rtt:.1f} µs | {base_rtt:.1f} µs | "
+        f"{rtt / base_rtt:.2f}× | ≤ 1.3× | {yes(rtt <= 1.3 * base_rtt)} |",
+        f"| throughput, 1 MB messages, 2 daemons | {tp:.0f} MB/s | {base_tp:.0f} MB/s | "
+        f"{tp / base_tp:.2f}× | ≥ 0.9× | {yes(tp >= 0.9 * base_tp)} |",
+    ]
 
 
 def main():
@@ -200,9 +209,7 @@ def main():
     r_ours, r_base = statistics.median(ours_rtt), statistics.median(base_rtt)
     t_ours, t_base = statistics.median(ours_tp), statistics.median(base_tp)
     r_plain, t_plain = statistics.median(plain_rtt), statistics.median(plain_tp)
-    yes = lambda ok: "yes" if ok else "**NO**"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    cpu = platform.processor() or platform.machine()
     lines += [
         "# drift: applications in worker processes beside the in-daemon runtime",
         "",
@@ -214,10 +221,7 @@ def main():
         "|---|---:|---:|---:|---|---|",
         f"| heat2d {size}², {tasks} tasks, 4 daemons: steady step | {h_ours * 1e3:.2f} ms | "
         f"{h_base * 1e3:.2f} ms | {h_ours / h_base:.2f}× | ≤ 1.10× | {yes(h_ours <= 1.10 * h_base)} |",
-        f"| task-to-task round trip, 64 B, 2 daemons | {r_ours:.1f} µs | {r_base:.1f} µs | "
-        f"{r_ours / r_base:.2f}× | ≤ 1.3× | {yes(r_ours <= 1.3 * r_base)} |",
-        f"| throughput, 1 MB messages, 2 daemons | {t_ours:.0f} MB/s | {t_base:.0f} MB/s | "
-        f"{t_ours / t_base:.2f}× | ≥ 0.9× | {yes(t_ours >= 0.9 * t_base)} |",
+        *message_rows(r_ours, r_base, t_ours, t_base),
         "",
         "The baseline predates TLS between daemons: its frames went in clear. The same two rows "
         "with ours in clear too (`drift_bench --plaintext`: test.plaintext, never on a real "
@@ -225,10 +229,7 @@ def main():
         "",
         "| case | ours, plaintext | baseline (in-daemon, plaintext) | ratio | target | met? |",
         "|---|---:|---:|---:|---|---|",
-        f"| task-to-task round trip, 64 B, 2 daemons | {r_plain:.1f} µs | {r_base:.1f} µs | "
-        f"{r_plain / r_base:.2f}× | ≤ 1.3× | {yes(r_plain <= 1.3 * r_base)} |",
-        f"| throughput, 1 MB messages, 2 daemons | {t_plain:.0f} MB/s | {t_base:.0f} MB/s | "
-        f"{t_plain / t_base:.2f}× | ≥ 0.9× | {yes(t_plain >= 0.9 * t_base)} |",
+        *message_rows(r_plain, r_base, t_plain, t_base),
         "",
         f"- heat2d checksums: {', '.join(sorted(checksums))} (one value: every run of both builds "
         "agreed)",
