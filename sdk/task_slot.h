@@ -32,6 +32,9 @@ struct TaskSlot {
   std::atomic<bool> stopped{false};      // set by the I/O thread when the task leaves
   std::atomic<std::uint32_t> queued{0};  // work posted to the strand and not yet done
   std::atomic<std::uint32_t> handler_us{~0u};  // recent handler wall time (EWMA); ~0: unknown
+  // Its state's size when last loaded, checkpointed or captured; ~0: unknown. A small one is
+  // captured on the I/O thread (WorkerHost::capture).
+  std::atomic<std::uint64_t> state_bytes{~0ull};
 
   // I/O thread only.
   bool started = false;

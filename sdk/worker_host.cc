@@ -178,6 +178,7 @@ void WorkerHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessag
         s.receiver.next_expected(shared->from) == shared->seq) {
       PortableOutputArchive ar;
       save_hosted_task(ar, *s.task, s.receiver, s.sender);
+      s.state_bytes.store(ar.bytes().size(), std::memory_order_relaxed);
       ctx.effects().checkpoint = SavedCheckpoint{
           shared->seq - 1, std::make_shared<const std::vector<std::uint8_t>>(
                                std::move(ar).take_bytes())};
@@ -241,10 +242,12 @@ Status WorkerHost::capture(const WorkerCapture& req) {
     return Status::ok();
   }
   if (slot->queued.load(std::memory_order_acquire) == 0) {
-    // Nothing of the task runs or waits: its state is written on the state thread at once, and
-    // anything asked of the task meanwhile (it may be resumed) waits for the end (run()).
+    // Nothing of the task runs or waits: its state is written on the state thread at once (here,
+    // if it was small last time), and anything asked of the task meanwhile (it may be resumed)
+    // waits for the end (run()). Its completion is posted behind the pieces either way.
     slot->capturing = true;
-    asio::post(state_thread_, [this, slot, req, alive = alive_] {
+    const bool small = slot->state_bytes.load(std::memory_order_relaxed) <= kInlineStateBytes;
+    on_state_thread(small, [this, slot, req, alive = alive_] {
       Status status = write_capture(*slot, req);
       asio::post(io_, [this, slot, req, alive, status = std::move(status)] {
         if (!*alive) return;
@@ -280,6 +283,7 @@ Status WorkerHost::write_capture(TaskSlot& slot, const WorkerCapture& req) {
       save_hosted_task(ar, *slot.task, slot.receiver, slot.sender);
     }
     const std::uint64_t total = counter.count();
+    slot.state_bytes.store(total, std::memory_order_relaxed);
     asio::post(io_, [this, req, total, alive = alive_] {
       if (*alive) reply(WorkerCaptureSized{req.index, req.attempt, total});
     });
@@ -344,7 +348,7 @@ Status WorkerHost::install_bytes(WorkerStateBytes&& piece) {
 void WorkerHost::load(Install& install) {
   install.loading = true;
   auto shared = std::make_shared<Loading>(Loading{install.request, std::move(install.pieces)});
-  asio::post(state_thread_, [this, shared, alive = alive_] {
+  on_state_thread(install.request.total <= kInlineStateBytes, [this, shared, alive = alive_] {
     const std::uint32_t index = shared->request.index;
     Result<std::shared_ptr<TaskSlot>> slot = Status::error("");
     try {
@@ -363,6 +367,7 @@ void WorkerHost::load(Install& install) {
             throw WireError(std::to_string(ar.remaining()) + " trailing bytes");
           }
         }
+        made->state_bytes.store(shared->request.total, std::memory_order_relaxed);
         slot = made;
       }
     } catch (const std::bad_alloc&) {
@@ -375,6 +380,11 @@ void WorkerHost::load(Install& install) {
       if (*alive) on_loaded(index, start, std::move(slot));
     });
   });
+}
+
+void WorkerHost::on_state_thread(bool small, std::function<void()> work) {
+  if (small && inline_us_ > 0 && !in_inline_handler_) return work();
+  asio::post(state_thread_, std::move(work));
 }
 
 // A move's task starts at once; a rollback's when the job starts (perhaps already).

@@ -104,6 +104,13 @@ class WorkerHost {
   // not wait for the pool, whose threads may all be running other tasks' handlers. Last, so it
   // is joined before the members its work uses go.
   asio::thread_pool state_thread_{1};
+  // A state this small is loaded or captured right on the I/O thread (when short handlers may run
+  // there too): a few microseconds of work, where the two hops to the state thread and back
+  // waited for a CPU — on a busy node, behind the other tasks' computing threads, up to a
+  // millisecond and more a move.
+  static constexpr std::uint64_t kInlineStateBytes = 64u << 10;
+  // `work` on the state thread, or at once here if `small` and short work may run here.
+  void on_state_thread(bool small, std::function<void()> work);
 };
 
 }  // namespace drift

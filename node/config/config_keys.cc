@@ -35,7 +35,8 @@ std::vector<KeySpec> key_specs() {
       {"node.accept_tasks", "BOOL", "take migrating tasks from other nodes" + dflt("true")},
       {"node.inline_handler_us", "US",
        "handlers of tasks that recently took at most this long run on their worker's I/O "
-       "thread, saving two thread hand-offs per message; 0 = always on its handler threads" +
+       "thread, saving two thread hand-offs per message (and states of at most 64 KiB are "
+       "loaded and written there); 0 = always on its handler and state threads" +
            dflt(std::to_string(d.inline_handler_us))},
       {"node.memory_limit", "BYTES",
        "incoming task state accepted, 0 = half the free memory" + dflt("0")},

@@ -30,6 +30,17 @@ std::optional<double> quota_shortfall_load(double node_cpu_s, double workers_wan
   return 1 / std::max(got, 0.05) - 1;
 }
 
+std::optional<double> next_share_load(std::optional<double> last, std::optional<double> judged) {
+  // Smoothed over a few seconds (one second's share is noisy).
+  if (judged) return last ? 0.5 * *judged + 0.5 * *last : *judged;
+  // Nothing to judge by: workers that wait for messages got what they asked for. The last
+  // measurement stands; before the first, there is no shortfall — the load average the caller
+  // would use instead counts every other daemon's runnable threads on this machine, and a job
+  // whose tasks wait for messages (heat2d's halos) rarely has a second to judge by: as the load
+  // average rose, its nodes divided their capacity by 20 one after another.
+  return last ? *last : 0.0;
+}
+
 namespace {
 
 ThreadTimes process_times(const std::string& pid) {
@@ -73,11 +84,8 @@ std::optional<double> CpuShareSampler::sample(const std::vector<int>& workers, d
   const double wanted = now.workers_wanted_s - last_.workers_wanted_s;
   // A thread that ended inside the interval takes its times with it: such an interval is not
   // judged (nor one in which a worker started or ended).
-  if (last_at_ && workers == last_workers_ && cpu >= 0 && wanted >= 0) {
-    const auto load = quota_shortfall_load(cpu, wanted, now_s - *last_at_, quota);
-    // Smoothed over a few seconds (one second's share is noisy). An interval with nothing to
-    // judge by keeps the last: workers that wait for messages got what they asked for.
-    if (load) load_ = load_ ? 0.5 * *load + 0.5 * *load_ : *load;
+  if (last_at_ && !workers.empty() && workers == last_workers_ && cpu >= 0 && wanted >= 0) {
+    load_ = next_share_load(load_, quota_shortfall_load(cpu, wanted, now_s - *last_at_, quota));
   }
   last_at_ = now_s;
   last_ = now;

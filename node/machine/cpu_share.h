@@ -3,15 +3,18 @@
 // its own quota, a burst of their runnable threads (a migration storm, every worker computing)
 // pushed it past the free cores and every node divided its capacity by up to 20 at once, and the
 // balancer moved hundreds of tasks on it. What the node got is measured instead: over a second in
-// which its workers wanted the CPU (90 % of it at least; their threads' CPU time plus run-queue wait, from
-// /proc/PID/task/TID/schedstat, cover the interval), the CPU time the daemon and its workers had
+// which its workers wanted the CPU (90 % of it at least; their threads' CPU time plus run-queue
+// wait, from /proc/PID/task/TID/schedstat, cover the interval), the CPU time the daemon and its
+// workers had
 // (/proc/PID/stat, exited threads included)
 // against the quota's worth of that time (no more than the workers' threads could use). Got it
 // all (within 15 %): no external load; got a fraction f: external load 1/f - 1, as the load meter
 // divides capacity by 1 + load. Waiting in
 // a throttled period counts as wanting, so the node's own throttling is never someone else's
 // load. While the workers wait for messages or are idle there is nothing to judge by, and the last
-// measurement stands (the caller uses the load average before the first). The arithmetic is pure; CpuShareSampler reads /proc.
+// measurement stands (0 before the first: the load average, which the caller uses until the node
+// has workers, counts every other daemon on the machine). The arithmetic is pure;
+// CpuShareSampler reads /proc.
 #pragma once
 
 #include <optional>
@@ -35,11 +38,17 @@ std::optional<ThreadTimes> parse_schedstat(const char* text);
 std::optional<double> quota_shortfall_load(double node_cpu_s, double workers_wanted_s,
                                            double wall_s, double quota);
 
+// The sampler's external load after one interval its workers lived through: `judged` that
+// interval's (quota_shortfall_load), none when they did not want the CPU enough to judge by;
+// `last` the load before it, none if there was none.
+std::optional<double> next_share_load(std::optional<double> last, std::optional<double> judged);
+
 class CpuShareSampler {
  public:
   // The external load measured over intervals of at least a second (quota_shortfall_load),
   // smoothed (half the newest), for this process and its `workers`: the last one measured, kept
-  // while the workers wait for messages or are idle; none before the first. Network thread only.
+  // while the workers wait for messages or are idle (0 if they have done nothing else yet);
+  // none before the first interval with workers. Network thread only.
   std::optional<double> sample(const std::vector<int>& workers, double now_s, double quota);
 
  private:

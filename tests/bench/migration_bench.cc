@@ -119,11 +119,11 @@ BenchTable run_migration_bench(const BenchCluster& cluster, LoopbackPair& raw,
                 "bytes over loopback, median of " +
                 std::to_string(config.raw_repetitions) + ")";
   for (std::uint64_t bytes : config.state_bytes) measure_size(cluster, raw, bytes, config, table);
-  if (config.idle_row_bytes > 0) {
-    MigrationBenchConfig idle = config;
-    idle.work_us = 0;
-    idle.steps = config.idle_steps;
-    measure_size(cluster, raw, config.idle_row_bytes, idle, table, ", steps of 0 µs");
+  MigrationBenchConfig idle = config;
+  idle.work_us = 0;
+  idle.steps = config.idle_steps;
+  for (std::uint64_t bytes : config.idle_row_bytes) {
+    measure_size(cluster, raw, bytes, idle, table, ", steps of 0 µs");
   }
   return table;
 }

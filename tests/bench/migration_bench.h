@@ -25,10 +25,11 @@ struct MigrationBenchConfig {
   std::uint64_t steps = 600;  // of the ballast job; it must outlive the migrations
   std::uint64_t work_us = 1000;
   std::uint64_t steps_between = 3;  // job steps between two migrations
-  // Also a row for a state this small whose task computes nothing in its steps (0: none): a
-  // move asked while the task runs a handler waits for it, the above rows' `work_us` on average
-  // half the time; here the move itself is timed. Its job's steps: `idle_steps`.
-  std::uint64_t idle_row_bytes = 1ull << 10;
+  // Also a row for each of these state sizes whose task computes nothing in its steps: a move
+  // asked while the task runs a handler waits for it (and for a handler queued behind it), the
+  // above rows' `work_us` on average half the time or more; here the move itself is timed. Its
+  // job's steps: `idle_steps`.
+  std::vector<std::uint64_t> idle_row_bytes = {1ull << 10, 1ull << 20};
   std::uint64_t idle_steps = 20000;
   std::chrono::milliseconds job_timeout{120000};
   std::chrono::milliseconds migration_timeout{60000};

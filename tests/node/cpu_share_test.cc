@@ -37,6 +37,20 @@ TEST(CpuShareTest, IdleWorkersSayNothing) {
   EXPECT_FALSE(quota_shortfall_load(0.4, 2.0, 0.0, 0.2));
 }
 
+TEST(CpuShareTest, AJudgedIntervalIsSmoothedIntoTheLast) {
+  EXPECT_EQ(next_share_load(std::nullopt, 3.0), 3.0);
+  EXPECT_EQ(next_share_load(1.0, 3.0), 2.0);
+  EXPECT_EQ(next_share_load(2.0, 0.0), 1.0);
+}
+
+TEST(CpuShareTest, WorkersWaitingForMessagesKeepTheLastOrHaveNoShortfall) {
+  EXPECT_EQ(next_share_load(4.0, std::nullopt), 4.0);
+  // Never judged (a halo-bound job): no shortfall, not the machine's load average — recorded in
+  // the real-CPU testbed's equal-quota heat2d row, where that average counted the eight other
+  // daemons and nodes divided their capacity by 20 as it rose.
+  EXPECT_EQ(next_share_load(std::nullopt, std::nullopt), 0.0);
+}
+
 TEST(CpuShareTest, OneBusyThreadIsJudgedByOneCoreNotABiggerQuota) {
   // Quota 1.5 cores, one worker thread computing all of 1 s: it can use one core.
   EXPECT_EQ(quota_shortfall_load(1.0, 1.0, 1.0, 1.5), 0.0);

@@ -1,7 +1,7 @@
 // The worker's task host (sdk/worker_host.h) driven through its protocol without a daemon: a
-// move's state is written and loaded on the state thread, so neither waits for a pool whose only
-// thread runs another task's handler, and a task asked for something while its state is being
-// written does it only after the capture.
+// move's state is written and loaded on the state thread — or, when small, on the I/O thread — so
+// neither waits for a pool whose only thread runs another task's handler, and a task asked for
+// something while its state is being written does it only after the capture.
 #include "sdk/worker_host.h"
 
 #include <gtest/gtest.h>
@@ -47,6 +47,9 @@ struct Probe {
   std::atomic<bool> saving{false};  // a save is under way (and waiting for save_gate)
   std::atomic<int> received{0};     // messages task 1 took
   std::atomic<bool> received_while_saving{false};
+  std::mutex threads_mutex;  // the threads the last load and the last save ran on
+  std::thread::id load_thread;
+  std::thread::id save_thread;
 };
 
 class GateTask : public Task {
@@ -68,15 +71,36 @@ class GateTask : public Task {
       probe_.save_gate.wait();
       probe_.saving = false;
     }
-    ar(value_);
+    {
+      std::lock_guard lock(probe_.threads_mutex);
+      probe_.save_thread = std::this_thread::get_id();
+    }
+    ar(value_, padding_);
   }
-  void load_state(BoundedInputArchive& ar) override { ar(value_); }
+  void load_state(BoundedInputArchive& ar) override {
+    {
+      std::lock_guard lock(probe_.threads_mutex);
+      probe_.load_thread = std::this_thread::get_id();
+    }
+    ar(value_, padding_);
+  }
 
  private:
   std::uint32_t index_;
   Probe& probe_;
   std::uint64_t value_ = 7;
+  std::vector<std::uint8_t> padding_;  // makes a state as large as a test wants
 };
+
+// The state of a GateTask holding `value` and `padding` bytes, with fresh channels.
+std::vector<std::uint8_t> gate_state(std::uint64_t value, std::size_t padding) {
+  PortableOutputArchive ar;
+  ar(value, std::vector<std::uint8_t>(padding, 0x5a));
+  ChannelReceiver receiver;
+  ChannelSender sender;
+  ar(receiver, sender);
+  return std::move(ar).take_bytes();
+}
 
 class GateApp : public Application {
  public:
@@ -113,6 +137,7 @@ class WorkerHostTest : public ::testing::Test {
     setup.spec.tasks = 3;
     setup.spec.steps = 10;
     setup.threads = 1;
+    setup.inline_us = 50;  // the daemon's default: short work may run on the I/O thread
     setup.max_payload = 1 << 20;
     host_ = std::make_unique<WorkerHost>(io_, pool_, app_, setup,
                                          [this](std::vector<Frame> frames) { sent(frames); });
@@ -211,17 +236,54 @@ TEST_F(WorkerHostTest, AnArrivingTaskLoadsWhileThePoolRunsAnotherTasksHandler) {
   handle(WorkerCreate{{0}});
   ASSERT_TRUE(next<WorkerCreated>().has_value());
   handle(WorkerStart{});  // the pool's only thread is now held by task 0's start()
-  PortableOutputArchive ar;
-  ar(std::uint64_t{9});
-  ChannelReceiver receiver;
-  ChannelSender sender;
-  ar(receiver, sender);
-  std::vector<std::uint8_t> state = std::move(ar).take_bytes();
-  handle(WorkerInstall{1, state.size(), true});
+  for (std::size_t padding : {std::size_t{0}, std::size_t{200} << 10}) {
+    const std::uint32_t index = padding == 0 ? 1 : 2;
+    std::vector<std::uint8_t> state = gate_state(9, padding);
+    handle(WorkerInstall{index, state.size(), true});
+    handle(WorkerStateBytes{StateBytesKind::kInstall, index, 0, 0, state});
+    auto installed = next<WorkerInstalled>();
+    ASSERT_TRUE(installed.has_value()) << "the load of " << state.size() << " bytes waited";
+    EXPECT_TRUE(installed->ok) << installed->error;
+  }
+}
+
+// A small state is loaded right on the I/O thread (no hops to the state thread and back), and so
+// is the next capture of that task; a large one is loaded on the state thread, off the I/O thread.
+TEST_F(WorkerHostTest, ASmallStateIsLoadedAndCapturedOnTheIoThreadALargeOneIsNot) {
+  const auto io_thread = io_thread_.get_id();
+  auto loaded_on = [this](std::uint32_t index, std::size_t padding) {
+    std::vector<std::uint8_t> state = gate_state(3, padding);
+    handle(WorkerInstall{index, state.size(), false});
+    handle(WorkerStateBytes{StateBytesKind::kInstall, index, 0, 0, state});
+    auto installed = next<WorkerInstalled>();
+    EXPECT_TRUE(installed.has_value() && installed->ok);
+    std::lock_guard lock(probe_.threads_mutex);
+    return probe_.load_thread;
+  };
+  EXPECT_EQ(loaded_on(1, 100), io_thread);
+  EXPECT_NE(loaded_on(2, 100u << 10), io_thread);
+
+  handle(WorkerTaskControl{1, TaskControlAction::kFreeze});
+  handle(WorkerCapture{1, 1, 4096});
+  auto done = next<WorkerCaptureDone>();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_TRUE(done->ok) << done->error;
+  std::lock_guard lock(probe_.threads_mutex);
+  EXPECT_EQ(probe_.save_thread, io_thread);
+}
+
+TEST_F(WorkerHostTest, ALargeStateIsCapturedOffTheIoThread) {
+  std::vector<std::uint8_t> state = gate_state(3, 100u << 10);
+  handle(WorkerInstall{1, state.size(), false});
   handle(WorkerStateBytes{StateBytesKind::kInstall, 1, 0, 0, state});
-  auto installed = next<WorkerInstalled>();
-  ASSERT_TRUE(installed.has_value()) << "the load waited for the pool";
-  EXPECT_TRUE(installed->ok) << installed->error;
+  ASSERT_TRUE(next<WorkerInstalled>().has_value());
+  handle(WorkerTaskControl{1, TaskControlAction::kFreeze});
+  handle(WorkerCapture{1, 1, 4096});
+  auto done = next<WorkerCaptureDone>();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_TRUE(done->ok) << done->error;
+  std::lock_guard lock(probe_.threads_mutex);
+  EXPECT_NE(probe_.save_thread, io_thread_.get_id());
 }
 
 TEST_F(WorkerHostTest, AMessageForATaskWhoseStateIsBeingWrittenWaitsForTheCapture) {

@@ -72,7 +72,8 @@ JobSpec particle_spec(const ParticleJob& job, std::uint64_t steps) {
 }
 
 // Copies every daemon's log to keep/<row name>/nodeK.log (for reading the balancing rounds).
-// With samples.csv: t, then load, capacity and tasks of each node, as sampled.
+// With samples.csv: t, then load, capacity, tasks and external load (per core) of each node, as
+// sampled.
 void keep_logs(const BenchCluster& cluster, const std::filesystem::path& keep,
                const std::string& row, const std::vector<LoadSample>& samples) {
   std::string name;
@@ -84,7 +85,8 @@ void keep_logs(const BenchCluster& cluster, const std::filesystem::path& keep,
     csv << s.t;
     for (std::size_t k = 0; k < s.load.size(); ++k) {
       csv << ',' << s.load[k] << ',' << (k < s.capacity.size() ? s.capacity[k] : 0) << ','
-          << (k < s.tasks.size() ? s.tasks[k] : 0);
+          << (k < s.tasks.size() ? s.tasks[k] : 0) << ','
+          << (k < s.external.size() ? s.external[k] : 0);
     }
     csv << '\n';
   }
