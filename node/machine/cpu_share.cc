@@ -34,11 +34,14 @@ std::optional<double> next_share_load(std::optional<double> last, std::optional<
   // Smoothed over a few seconds (one second's share is noisy).
   if (judged) return last ? 0.5 * *judged + 0.5 * *last : *judged;
   // Nothing to judge by: workers that wait for messages got what they asked for. The last
-  // measurement stands; before the first, there is no shortfall — the load average the caller
+  // measurement fades (a fifth a second): kept whole, one taken in a job's start-up burst (a
+  // node of the real testbed measured 9.5, then 1.46) held the node's capacity down for good —
+  // given fewer tasks, its workers waited for their neighbours and never wanted the CPU enough
+  // to be judged again. Before the first there is no shortfall: the load average the caller
   // would use instead counts every other daemon's runnable threads on this machine, and a job
-  // whose tasks wait for messages (heat2d's halos) rarely has a second to judge by: as the load
-  // average rose, its nodes divided their capacity by 20 one after another.
-  return last ? *last : 0.0;
+  // whose tasks wait for messages (heat2d's halos) rarely has a second to judge by — as the
+  // load average rose, its nodes divided their capacity by 20 one after another.
+  return last ? *last * 0.8 : 0.0;
 }
 
 namespace {

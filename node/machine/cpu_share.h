@@ -12,8 +12,8 @@
 // divides capacity by 1 + load. Waiting in
 // a throttled period counts as wanting, so the node's own throttling is never someone else's
 // load. While the workers wait for messages or are idle there is nothing to judge by, and the last
-// measurement stands (0 before the first: the load average, which the caller uses until the node
-// has workers, counts every other daemon on the machine). The arithmetic is pure;
+// measurement fades slowly (0 before the first: the load average, which the caller uses until the
+// node has workers, counts every other daemon on the machine). The arithmetic is pure;
 // CpuShareSampler reads /proc.
 #pragma once
 
@@ -46,9 +46,9 @@ std::optional<double> next_share_load(std::optional<double> last, std::optional<
 class CpuShareSampler {
  public:
   // The external load measured over intervals of at least a second (quota_shortfall_load),
-  // smoothed (half the newest), for this process and its `workers`: the last one measured, kept
-  // while the workers wait for messages or are idle (0 if they have done nothing else yet);
-  // none before the first interval with workers. Network thread only.
+  // smoothed (half the newest), for this process and its `workers`: the last one measured,
+  // fading by a fifth a second while the workers wait for messages or are idle (0 if they have
+  // done nothing else yet); none before the first interval with workers. Network thread only.
   std::optional<double> sample(const std::vector<int>& workers, double now_s, double quota);
 
  private:
