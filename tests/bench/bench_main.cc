@@ -48,7 +48,7 @@ void measure(const BenchOptions& o, BenchReport& report) {
 
 int run(const BenchOptions& o) {
   BenchReport report;
-  report.machine = describe_machine(DRIFT_BUILD_TYPE);
+  report.machine = describe_machine(DRIFT_BUILD_TYPE, DRIFT_SOURCE_DIR);
   report.quick = o.quick;
   report.setup = "drift: " + std::to_string(kNodes) +
                  " driftd on 127.0.0.1 started with "

@@ -2,6 +2,7 @@
 #include "tests/bench/machine_info.h"
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <thread>
@@ -29,16 +30,31 @@ std::string cpu_model() {
   return "unknown";
 }
 
+// The source tree's commit, "-dirty" with uncommitted changes: the figures' provenance.
+std::string commit_of(const std::string& source_dir) {
+  const std::string command =
+      "git -C '" + source_dir + "' describe --always --dirty --abbrev=7 2>/dev/null";
+  FILE* pipe = source_dir.find('\'') == std::string::npos ? popen(command.c_str(), "r") : nullptr;
+  if (pipe == nullptr) return "unknown";
+  char buf[128] = {};
+  const bool read = std::fgets(buf, sizeof buf, pipe) != nullptr;
+  pclose(pipe);
+  std::string out = read ? buf : "";
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
 }  // namespace
 
-MachineInfo describe_machine(std::string build_type) {
+MachineInfo describe_machine(std::string build_type, const std::string& source_dir) {
   return MachineInfo{utc_now(), std::thread::hardware_concurrency(), cpu_model(),
-                     build_type.empty() ? "unknown" : std::move(build_type)};
+                     build_type.empty() ? "unknown" : std::move(build_type),
+                     commit_of(source_dir)};
 }
 
 std::string describe(const MachineInfo& m) {
   return "Run " + m.date + " on " + std::to_string(m.cores) + " cores (nproc), CPU " + m.cpu +
-         ", " + m.build_type + " build";
+         ", " + m.build_type + " build of commit " + m.commit;
 }
 
 }  // namespace drift::bench

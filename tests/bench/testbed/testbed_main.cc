@@ -446,7 +446,7 @@ void traffic(const Options& o, const TestbedSetup& setup, Report& report) {
 
 int run(const Options& o) {
   Report report;
-  const MachineInfo machine = describe_machine(DRIFT_BUILD_TYPE);
+  const MachineInfo machine = describe_machine(DRIFT_BUILD_TYPE, DRIFT_SOURCE_DIR);
   const bool real_only = o.only.size() == 1 && o.only.count("real");
   report.md << (real_only ? "# drift: heterogeneous balancing on real CPUs"
                           : "# drift: heterogeneous balancing on an emulated testbed")
