@@ -165,6 +165,28 @@ class WorkerHostTest : public ::testing::Test {
     on_io([&] { ASSERT_TRUE(host_->handle(std::move(msg)).is_ok()); });
   }
 
+  // Task `index` arrives with a GateTask state of `padding` extra bytes: its WorkerInstalled.
+  std::optional<WorkerInstalled> install(std::uint32_t index, std::size_t padding, bool start) {
+    std::vector<std::uint8_t> state = gate_state(3, padding);
+    handle(WorkerInstall{index, state.size(), start});
+    handle(WorkerStateBytes{StateBytesKind::kInstall, index, 0, 0, std::move(state)});
+    return next<WorkerInstalled>();
+  }
+  // Task `index` frozen and captured: its WorkerCaptureDone.
+  std::optional<WorkerCaptureDone> freeze_and_capture(std::uint32_t index) {
+    handle(WorkerTaskControl{index, TaskControlAction::kFreeze});
+    handle(WorkerCapture{index, 1, 4096});
+    return next<WorkerCaptureDone>();
+  }
+  std::thread::id load_thread() {
+    std::lock_guard lock(probe_.threads_mutex);
+    return probe_.load_thread;
+  }
+  std::thread::id save_thread() {
+    std::lock_guard lock(probe_.threads_mutex);
+    return probe_.save_thread;
+  }
+
   // The next message the host sent of type M, waiting up to `timeout` (others are skipped).
   template <class M>
   std::optional<M> next(std::chrono::milliseconds timeout = 5000ms) {
@@ -237,12 +259,8 @@ TEST_F(WorkerHostTest, AnArrivingTaskLoadsWhileThePoolRunsAnotherTasksHandler) {
   ASSERT_TRUE(next<WorkerCreated>().has_value());
   handle(WorkerStart{});  // the pool's only thread is now held by task 0's start()
   for (std::size_t padding : {std::size_t{0}, std::size_t{200} << 10}) {
-    const std::uint32_t index = padding == 0 ? 1 : 2;
-    std::vector<std::uint8_t> state = gate_state(9, padding);
-    handle(WorkerInstall{index, state.size(), true});
-    handle(WorkerStateBytes{StateBytesKind::kInstall, index, 0, 0, state});
-    auto installed = next<WorkerInstalled>();
-    ASSERT_TRUE(installed.has_value()) << "the load of " << state.size() << " bytes waited";
+    auto installed = install(padding == 0 ? 1 : 2, padding, true);
+    ASSERT_TRUE(installed.has_value()) << "the load of " << padding << " + a few bytes waited";
     EXPECT_TRUE(installed->ok) << installed->error;
   }
 }
@@ -251,39 +269,25 @@ TEST_F(WorkerHostTest, AnArrivingTaskLoadsWhileThePoolRunsAnotherTasksHandler) {
 // is the next capture of that task; a large one is loaded on the state thread, off the I/O thread.
 TEST_F(WorkerHostTest, ASmallStateIsLoadedAndCapturedOnTheIoThreadALargeOneIsNot) {
   const auto io_thread = io_thread_.get_id();
-  auto loaded_on = [this](std::uint32_t index, std::size_t padding) {
-    std::vector<std::uint8_t> state = gate_state(3, padding);
-    handle(WorkerInstall{index, state.size(), false});
-    handle(WorkerStateBytes{StateBytesKind::kInstall, index, 0, 0, state});
-    auto installed = next<WorkerInstalled>();
-    EXPECT_TRUE(installed.has_value() && installed->ok);
-    std::lock_guard lock(probe_.threads_mutex);
-    return probe_.load_thread;
-  };
-  EXPECT_EQ(loaded_on(1, 100), io_thread);
-  EXPECT_NE(loaded_on(2, 100u << 10), io_thread);
+  auto small = install(1, 100, false);
+  EXPECT_TRUE(small.has_value() && small->ok);
+  EXPECT_EQ(load_thread(), io_thread);
+  auto large = install(2, 100u << 10, false);
+  EXPECT_TRUE(large.has_value() && large->ok);
+  EXPECT_NE(load_thread(), io_thread);
 
-  handle(WorkerTaskControl{1, TaskControlAction::kFreeze});
-  handle(WorkerCapture{1, 1, 4096});
-  auto done = next<WorkerCaptureDone>();
+  auto done = freeze_and_capture(1);
   ASSERT_TRUE(done.has_value());
   EXPECT_TRUE(done->ok) << done->error;
-  std::lock_guard lock(probe_.threads_mutex);
-  EXPECT_EQ(probe_.save_thread, io_thread);
+  EXPECT_EQ(save_thread(), io_thread);
 }
 
 TEST_F(WorkerHostTest, ALargeStateIsCapturedOffTheIoThread) {
-  std::vector<std::uint8_t> state = gate_state(3, 100u << 10);
-  handle(WorkerInstall{1, state.size(), false});
-  handle(WorkerStateBytes{StateBytesKind::kInstall, 1, 0, 0, state});
-  ASSERT_TRUE(next<WorkerInstalled>().has_value());
-  handle(WorkerTaskControl{1, TaskControlAction::kFreeze});
-  handle(WorkerCapture{1, 1, 4096});
-  auto done = next<WorkerCaptureDone>();
+  ASSERT_TRUE(install(1, 100u << 10, false).has_value());
+  auto done = freeze_and_capture(1);
   ASSERT_TRUE(done.has_value());
   EXPECT_TRUE(done->ok) << done->error;
-  std::lock_guard lock(probe_.threads_mutex);
-  EXPECT_NE(probe_.save_thread, io_thread_.get_id());
+  EXPECT_NE(save_thread(), io_thread_.get_id());
 }
 
 TEST_F(WorkerHostTest, AMessageForATaskWhoseStateIsBeingWrittenWaitsForTheCapture) {
