@@ -57,11 +57,23 @@ double utilization(double load, double capacity) {
   return load / capacity;
 }
 
+double utilization(const NodeLoad& n) {
+  const double u = utilization(n.load, n.capacity);
+  return n.load > 0 && n.floor > 0 ? u + n.floor : u;
+}
+
+bool sits_out(const NodeLoad& n, double level) {
+  return !(n.load > 0) && n.floor > 0 && n.floor >= level;
+}
+
 double efficiency(const std::vector<NodeLoad>& nodes) {
+  double peak = 0;
+  for (const auto& n : nodes) peak = std::max(peak, utilization(n));
   double sum = 0, max = 0;
   std::size_t counted = 0;
   for (const auto& n : nodes) {
     if (!(n.capacity > 0) && !(n.load > 0)) continue;  // not part of the pool
+    if (sits_out(n, peak)) continue;
     const double u = utilization(n);
     sum += u;
     max = std::max(max, u);

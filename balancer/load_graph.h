@@ -14,6 +14,11 @@ struct NodeLoad {
   std::uint32_t id = 0;  // opaque to the library
   double load = 0;       // >= 0, machine-independent units
   double capacity = 1;   // > 0, load units per second
+  // Seconds a step takes on this node beyond L / C while it holds any load, whatever the load:
+  // the CPU its step costs besides the tasks' computing (messages relayed, delivered), at the
+  // node's share of the CPU — on a slow node or one under a tiny CPU quota, more than a small
+  // task's computing. 0: none.
+  double floor = 0;
 };
 
 // Undirected; edges are index pairs into `nodes`. Self-loops, repeated pairs and out-of-range
@@ -34,11 +39,22 @@ struct LoadGraph {
 
 // U = load / capacity; a node without capacity (<= 0) has U = +inf if it holds load, else 0.
 double utilization(double load, double capacity);
-inline double utilization(const NodeLoad& n) { return utilization(n.load, n.capacity); }
+// A node's U with its step floor: load / capacity + floor while it holds load, else 0.
+// Nondecreasing in the load, so a move that lowers the pair's peak can never come back.
+double utilization(const NodeLoad& n);
+// The node as it would be holding `load` instead.
+inline NodeLoad holding(NodeLoad n, double load) {
+  n.load = load;
+  return n;
+}
+// A node holding nothing whose step floor is at `level` or above: any work sent there would make
+// it slower than that, so it is not part of the pool at that level (efficiency).
+bool sits_out(const NodeLoad& n, double level);
 
 // U_avg / U_max over the nodes (seed 000); 1 when every U is 0 (or no nodes), 0 when some node
 // holds load without capacity. A node without capacity and without load (a machine its owner
-// took back, say) is not part of the pool and is left out of the average.
+// took back, say) is not part of the pool and is left out of the average, as is one that sits
+// out at the busiest member's utilization (its step floor above it).
 double efficiency(const std::vector<NodeLoad>& nodes);
 
 }  // namespace drift::balance

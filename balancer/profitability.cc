@@ -27,10 +27,10 @@ bool keeps_order(const NodeLoad& sender, const NodeLoad& receiver, double amount
 
 bool lowers_peak(const NodeLoad& sender, const NodeLoad& receiver, double amount) {
   if (!(amount > 0) || !std::isfinite(amount) || amount > sender.load * (1 + kOrderSlack)) return false;
-  const double ur = utilization(receiver.load + amount, receiver.capacity);
+  const double ur = utilization(holding(receiver, receiver.load + amount));
   if (std::isinf(ur)) return false;
   if (!(sender.capacity > 0)) return true;  // leaving the pool: may give any part
-  const double us = utilization(sender.load, sender.capacity);
+  const double us = utilization(sender);
   return ur < us * (1 - kOrderSlack);
 }
 

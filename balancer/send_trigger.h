@@ -16,12 +16,17 @@
 
 namespace drift::balance {
 
-// Σ load / Σ capacity over the group (self among them): the utilization every member would have
-// if load were proportional to capacity. 0 when no member has capacity.
+// The utilization every member would have if the load were spread to even them out: Σ load /
+// Σ capacity without step floors; with them, the level U at which each member holding
+// C (U - floor) holds it all, members whose floor is at or above U holding none. 0 when no
+// member has capacity.
 double balanced_utilization(const std::vector<NodeLoad>& group);
+// The load `n` holds at that level: C (level - floor), at least 0 (0 without capacity).
+double balanced_load(const NodeLoad& n, double level);
 
-// balanced / self's utilization, at most 1: 1 when self is at or below the balanced level (or
-// holds nothing), 0 when self holds load without capacity (it is leaving the pool).
+// balanced / self's utilization (its step floor included), at most 1: 1 when self is at or below
+// the balanced level (or holds nothing), 0 when self holds load without capacity (it is leaving the
+// pool).
 double own_efficiency(const NodeLoad& self, double balanced);
 
 struct TriggerParams {

@@ -1,10 +1,8 @@
 // The daemon (daemon.h): its parts made from the config, started and stopped; frames to other
 // nodes; the sweep each second; its load index, counters and status (docs/architecture.md §3.1).
 #include "node/daemon.h"
-#include "node/net/loop_watch.h"
 
-#include "node/daemon_params.h"
-
+#include <drift/archives.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -13,15 +11,17 @@
 #include <cmath>
 #include <thread>
 
+#include "node/daemon_params.h"
 #include "node/machine/emulated_compute.h"
+#include "node/machine/external_load.h"
+#include "node/machine/machine_stats.h"
+#include "node/machine/process_cpu.h"
+#include "node/net/loop_watch.h"
+#include "node/service/systemd_notify.h"
 #include "node/workers/app_locator.h"
+#include "node/workers/app_query_client.h"
 #include "node/workers/job_binaries.h"
 #include "node/workers/machine_arch.h"
-#include "node/workers/app_query_client.h"
-#include "node/machine/external_load.h"
-#include "node/service/systemd_notify.h"
-#include "node/machine/machine_stats.h"
-#include <drift/archives.h>
 #include "protocol/codec.h"
 
 namespace drift {
@@ -360,6 +360,14 @@ LoadIndex Daemon::load_index() {
   meter_.sense(now_s());
   meter_.track(host_.tasks());  // tasks that moved or ended leave the sums; unreported ones
                                 // count with the mean of the others
+  // Emulation stretches the computes only: there is no overhead to find.
+  if (config_.balance.step_floor && !emulator_.enabled()) {
+    double node_cpu = process_cpu_seconds(::getpid()).value_or(0);
+    for (int pid : host_.worker_pids()) node_cpu += process_cpu_seconds(pid).value_or(0);
+    step_overhead_.sample(now_s(), {node_cpu, meter_.compute_cpu_seconds(), meter_.steps_done()},
+                          host_.tasks());
+    meter_.set_step_overhead(step_overhead_.cpu_seconds());
+  }
   const balance::NodeLoad expected = balancer_.expected_load();
   load.task_load = expected.load;
   load.capacity = expected.capacity;
@@ -368,6 +376,7 @@ LoadIndex Daemon::load_index() {
   load.free_memory_bytes = free_memory_.get();
   load.owner = owner_.state();
   load.task_count = host_.task_count();
+  load.step_floor = expected.floor;
   return load;
 }
 

@@ -16,6 +16,7 @@
 #include "node/jobs/job_coordinator.h"
 #include "node/machine/cpu_share.h"
 #include "node/machine/sampled.h"
+#include "node/machine/step_overhead.h"
 #include "node/balance/load_meter.h"
 #include "node/membership/member_table.h"
 #include "node/membership/membership_service.h"
@@ -113,6 +114,7 @@ class Daemon final : public Messenger {
   std::uint64_t incarnation_;
   Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
   CpuShareSampler cpu_share_;  // what the node got of its CPU quota (external_load_now)
+  StepOverhead step_overhead_;  // CPU per step beyond the computes (real machines), advertised
   // On a real machine, read at most every 500 ms and 200 ms (sampled.h): every membership round
   // and every status request asks, the load average moves every 5 s.
   Sampled<double> external_load_;

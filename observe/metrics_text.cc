@@ -114,6 +114,10 @@ std::string metrics_text(const NodeMetrics& m) {
   e.gauge("drift_node_utilization_seconds",
           "Seconds of this machine one step of the hosted load takes (load / capacity).",
           load.utilization);
+  e.gauge("drift_node_step_floor_seconds",
+          "Seconds a step takes here beyond load / capacity while the node holds work: the CPU "
+          "a step costs besides computing, at this node's share of the CPU.",
+          load.step_floor);
   e.gauge("drift_node_load_average", "1-minute load average of the whole machine.",
           load.load_average);
   e.gauge("drift_node_free_memory_bytes", "Memory available on this machine.",

@@ -57,6 +57,7 @@ nlohmann::json node_json(const NodeStatus& n) {
           {"capacity", n.load.capacity},
           {"load_average", n.load.load_average},
           {"utilization", n.load.utilization},
+          {"step_floor", n.load.step_floor},
           {"free_memory_bytes", n.load.free_memory_bytes},
           {"owner", owner_name(n.load.owner)},
           {"migrations_out", n.counters.migrations_out},

@@ -1,6 +1,6 @@
 // A StatusReply as JSON — the one shape `driftctl status --json` prints and driftd's
 // /api/status serves ({"responder":…, "nodes":[{"id","name","address","state","member",
-// "incarnation","tasks","load","capacity","load_average","utilization","free_memory_bytes",
+// "incarnation","tasks","load","capacity","load_average","utilization","step_floor","free_memory_bytes",
 // "owner", and the node's counters}]}), nodes sorted by id — and the names it uses for states.
 // "state" is one word: suspect or dead when the failure detector says so, else the owner state
 // (available, suspended, draining, reclaimed); "member" (alive|suspect|dead) and "owner" are its

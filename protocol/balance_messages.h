@@ -19,11 +19,12 @@ struct BalanceRequest {
   double amount = 0;     // load units wanted
   double load = 0;       // the requester's load and capacity, for the sender's re-check
   double capacity = 0;
+  double floor = 0;  // the requester's step floor, seconds (balancer/load_graph.h)
 
   friend bool operator==(const BalanceRequest&, const BalanceRequest&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(from, amount, load, capacity);
+    ar(from, amount, load, capacity, floor);
   }
 };
 

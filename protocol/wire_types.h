@@ -35,13 +35,15 @@ struct LoadIndex {
   std::uint64_t free_memory_bytes = 0;
   OwnerState owner = OwnerState::kAvailable;
   std::uint32_t task_count = 0;
+  double step_floor = 0;  // seconds a step takes here at least while it holds load
+                          // (node/machine/step_floor.h); 0: none measured
 
   friend bool operator==(const LoadIndex&, const LoadIndex&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     ar(task_load, utilization, capacity, load_average, free_memory_bytes);
     wire_enum<kOwnerStateMax>(ar, owner);
-    ar(task_count);
+    ar(task_count, step_floor);
   }
 };
 
@@ -52,12 +54,13 @@ struct BalanceBasis {
   double task_load = 0;        // the task's load in the sender's units
   double sender_load = 0;      // the sender's node load before the move
   double sender_capacity = 0;  // the sender's advertised capacity
+  double sender_floor = 0;     // and its step floor, seconds (LoadIndex::step_floor)
 
   friend bool operator==(const BalanceBasis&, const BalanceBasis&) = default;
   template <class Archive>
   void serialize(Archive& ar) {
     wire_bool(ar, balance);
-    ar(task_load, sender_load, sender_capacity);
+    ar(task_load, sender_load, sender_capacity, sender_floor);
   }
 };
 

@@ -29,7 +29,8 @@ double locality(const TaskView& task, std::uint32_t self, std::uint32_t dest) {
 // utilization before the move (Lee's condition, balance::lowers_peak).
 double peak_amount(const NodeLoad& sender, const NodeLoad& receiver) {
   if (!(sender.capacity > 0)) return sender.load;
-  return std::max(0.0, sender.load / sender.capacity * receiver.capacity - receiver.load);
+  return std::max(
+      0.0, (balance::utilization(sender) - receiver.floor) * receiver.capacity - receiver.load);
 }
 
 // Tasks (indexes into `tasks`, skipping `taken`) that meet `amount` toward `dest` best; the
@@ -85,7 +86,7 @@ void move_single_tasks(const RoundInput& input, const PlannerParams& params, dou
     double best_u = 0;
     for (std::size_t j = 1; j < after.size(); ++j) {
       if (!balance::lowers_peak(after[0], after[j], load)) continue;
-      const double u = balance::utilization(after[j].load + load, after[j].capacity);
+      const double u = balance::utilization(balance::holding(after[j], after[j].load + load));
       if (best == 0 || u < best_u) best = j, best_u = u;
     }
     if (best == 0) return;
@@ -125,7 +126,7 @@ std::optional<PlannedSplit> plan_split(const RoundInput& input, const PlannerPar
     double best_u = 0;
     for (std::size_t j = 1; j < after.size(); ++j) {
       if (!balance::lowers_peak(after[0], after[j], half)) continue;
-      const double u = balance::utilization(after[j].load + half, after[j].capacity);
+      const double u = balance::utilization(balance::holding(after[j], after[j].load + half));
       if (best == 0 || u < best_u) best = j, best_u = u;
     }
     if (best != 0) {
@@ -221,9 +222,11 @@ RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params) {
   // done, after the step its worker is in, so what the strategy's first-order flows leave
   // behind would cost it another step and land after the others have balanced.
   double excess = 0;
-  for (const auto& n : group) excess += std::max(0.0, n.load - mean * n.capacity);
+  for (const auto& n : group) excess += std::max(0.0, n.load - balance::balanced_load(n, mean));
   const double my_part =
-      excess > 0 ? std::max(0.0, input.self.load - mean * input.self.capacity) / excess : 0;
+      excess > 0
+          ? std::max(0.0, input.self.load - balance::balanced_load(input.self, mean)) / excess
+          : 0;
   double smallest = 0;
   for (const auto& t : input.tasks) {
     if (t.load > 0 && (smallest == 0 || t.load < smallest)) smallest = t.load;
@@ -232,7 +235,7 @@ RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params) {
     if (plan.moves.size() >= params.max_moves) break;
     const std::uint32_t dest = group[send.to].id;
     const NodeLoad& r = group[send.to];
-    const double deficit = std::max(0.0, mean * r.capacity - r.load);
+    const double deficit = std::max(0.0, balance::balanced_load(r, mean) - r.load);
     // ... and at least one task's worth when the strategy asks for that much: coarse tasks would
     // otherwise stall the last steps of the balance.
     const double amount = params.strategy == balance::Strategy::kHomogeneous

@@ -54,8 +54,13 @@ void BalancerService::arm() {
 balance::NodeLoad BalancerService::expected_load() const {
   double load = meter_.node_load() + migration_.incoming_balance_load();
   for (TaskId t : migration_.leaving_tasks()) load -= meter_.task_load(t);
-  return {messenger_.self_id(), std::max(0.0, load), meter_.capacity()};
+  return {messenger_.self_id(), std::max(0.0, load), meter_.capacity(), meter_.step_floor()};
 }
+
+namespace {
+// A peer's step floor as usable seconds: anything else (a peer's, unchecked) counts as none.
+double usable_floor(double floor) { return std::isfinite(floor) && floor > 0 ? floor : 0; }
+}  // namespace
 
 // Group members that are alive and have told us their load; a value that is not a usable number
 // (a peer's, unchecked) leaves the member out.
@@ -67,7 +72,7 @@ std::vector<balance::NodeLoad> BalancerService::peers() const {
     if (m->load.owner != OwnerState::kAvailable) continue;
     const double load = m->load.task_load, capacity = m->load.capacity;
     if (!std::isfinite(load) || load < 0 || !std::isfinite(capacity) || capacity <= 0) continue;
-    out.push_back({id, load, capacity});
+    out.push_back({id, load, capacity, usable_floor(m->load.step_floor)});
   }
   return out;
 }
@@ -104,10 +109,14 @@ std::vector<TaskView> BalancerService::movable_tasks() const {
 
 namespace {
 
-// For the log: the group as this node saw it (node: load/capacity) and the load sent to each.
+// For the log: the group as this node saw it (node: load/capacity, +step floor where it has one)
+// and the load sent to each.
 std::string describe(const RoundInput& input, const std::vector<PlannedMove>& moves) {
   std::string out = "group";
-  for (const auto& p : input.peers) out += fmt::format(" {}:{:.4g}/{:.4g}", p.id, p.load, p.capacity);
+  for (const auto& p : input.peers) {
+    out += fmt::format(" {}:{:.4g}/{:.4g}", p.id, p.load, p.capacity);
+    if (p.floor > 0) out += fmt::format("+{:.3g}s", p.floor);
+  }
   std::map<std::uint32_t, std::pair<int, double>> sent;
   for (const auto& m : moves) {
     sent[m.dest].first += 1;
@@ -132,15 +141,17 @@ void BalancerService::round() {
   send_grain_requests(plan);
   for (const auto& r : plan.requests) {
     const balance::NodeLoad& from = input.peers[r.from];
-    BalanceRequest req{messenger_.self_id(), r.amount, input.self.load, input.self.capacity};
+    BalanceRequest req{messenger_.self_id(), r.amount, input.self.load, input.self.capacity,
+                       input.self.floor};
     counters_.balance_bytes += encode(WireMessage(req)).size() + kFrameHeaderSize;
     messenger_.send_to_node(from.id, std::move(req));
   }
   if (plan.moves.empty()) return;
-  spdlog::info("balance round {}: group efficiency {:.3f}, moving {} tasks (load {:.4g}, "
-               "capacity {:.4g}); {}",
-               rounds_, plan.efficiency, plan.moves.size(), input.self.load, input.self.capacity,
-               describe(input, plan.moves));
+  spdlog::info(
+      "balance round {}: group efficiency {:.3f}, moving {} tasks (load {:.4g}, "
+      "capacity {:.4g}, step floor {:.3g} s); {}",
+      rounds_, plan.efficiency, plan.moves.size(), input.self.load, input.self.capacity,
+      input.self.floor, describe(input, plan.moves));
   ++counters_.balance_rounds;
   send_moves(plan.moves);
 }
@@ -152,7 +163,8 @@ void BalancerService::send_moves(const std::vector<PlannedMove>& moves) {
     const Member* dest = members_.find(m.dest);
     auto job = host_.job_info(m.task.job);
     if (!dest || !job || !runs_on(job->spec, dest->info.arch)) continue;
-    migration_.move(m.task, m.dest, BalanceBasis{true, m.load, self.load, self.capacity});
+    migration_.move(m.task, m.dest,
+                    BalanceBasis{true, m.load, self.load, self.capacity, self.floor});
     ++counters_.balance_moves;
   }
 }
@@ -197,8 +209,10 @@ void BalancerService::on_request(const BalanceRequest& request) {
     return;  // a peer's values, unchecked: nothing sensible to do
   }
   if (!active_ || migration_.moving_out() > 0 || !meter_.measured()) return;
-  auto moves = answer_request(expected_load(), {request.from, request.load, request.capacity},
-                              request.amount, movable_tasks(), params_.planner);
+  const balance::NodeLoad from{request.from, request.load, request.capacity,
+                               usable_floor(request.floor)};
+  auto moves =
+      answer_request(expected_load(), from, request.amount, movable_tasks(), params_.planner);
   if (moves.empty()) return;
   ++counters_.balance_rounds;
   send_moves(moves);
@@ -211,12 +225,15 @@ std::optional<std::string> BalancerService::recheck(const BalanceBasis& basis) c
     return "balancing is off on node " + std::to_string(messenger_.self_id());
   }
   const balance::NodeLoad self = expected_load();
-  const balance::NodeLoad sender{0, basis.sender_load, basis.sender_capacity};
+  const balance::NodeLoad sender{0, basis.sender_load, basis.sender_capacity,
+                                 usable_floor(basis.sender_floor)};
   if (balance::lowers_peak(sender, self, basis.task_load)) return std::nullopt;
-  return fmt::format("receiver would be at least as busy as the sender was: load {:.4g}+{:.4g} "
-                     "at capacity {:.4g} here, {:.4g} at {:.4g} there",
-                     self.load, basis.task_load, self.capacity, basis.sender_load,
-                     basis.sender_capacity);
+  return fmt::format(
+      "receiver would be at least as busy as the sender was: load {:.4g}+{:.4g} "
+      "at capacity {:.4g} (step floor {:.3g} s) here, {:.4g} at {:.4g} (floor "
+      "{:.3g} s) there",
+      self.load, basis.task_load, self.capacity, self.floor, basis.sender_load,
+      basis.sender_capacity, sender.floor);
 }
 
 }  // namespace drift

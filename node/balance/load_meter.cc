@@ -18,6 +18,7 @@ void LoadMeter::on_effects(const HandlerEffects& e, double now_s) {
   t.partial_busy_s += e.busy_seconds;
   t.partial_work_units += e.work_units;
   t.work_units += e.work_units;
+  if (e.cpu_seconds > 0 && std::isfinite(e.cpu_seconds)) compute_cpu_s_ += e.cpu_seconds;
   // Capacity needs no step boundary: every compute is a sample (pooled), so a node learns its
   // speed from its first computes, not only when a step of its tasks has ended.
   add_sample(e.work_units, params_.cpu_time ? e.cpu_seconds : e.busy_seconds);
@@ -37,6 +38,7 @@ void LoadMeter::end_step(TaskMeasure& t, std::size_t contributions, double now_s
   t.step_busy_s = t.partial_busy_s / n;
   t.step_work_units = t.partial_work_units / n;
   t.steps += contributions;
+  steps_done_ += contributions;
   t.last_step_s = now_s;
   t.partial_busy_s = t.partial_work_units = 0;
 }
@@ -116,6 +118,11 @@ double LoadMeter::node_load() const {
 double LoadMeter::base_capacity() const {
   const bool dynamic = params_.capacity == CapacityMode::kDynamic && measured_;
   return dynamic ? ewma_ : params_.static_capacity;
+}
+
+double LoadMeter::step_floor() const {
+  if (!(step_overhead_ > 0) || !(params_.parallelism > 0)) return 0;
+  return step_overhead_ * (1 + external_) / params_.parallelism;
 }
 
 double LoadMeter::advertised() const { return base_capacity() / (1 + external_); }

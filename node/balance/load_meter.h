@@ -81,6 +81,14 @@ class LoadMeter {
   double utilization() const;           // node_load / capacity
   double external_load() const { return external_; }  // per core, as last sensed
   bool measured() const { return measured_; }         // kSamplesToMeasure capacity samples
+  std::uint64_t steps_done() const { return steps_done_; }       // steps of all tasks measured here
+  double compute_cpu_seconds() const { return compute_cpu_s_; }  // CPU of all computes measured
+  // The CPU a step costs here beyond the computes (machine/step_overhead.h), per step.
+  void set_step_overhead(double cpu_seconds) { step_overhead_ = cpu_seconds; }
+  // That overhead in seconds of this node's share of the CPU (its parallelism, over 1 + the
+  // external load, as the capacity): what a step takes here on top of the load's L / C while the
+  // node holds any load, advertised beside the capacity (balancer/load_graph.h, NodeLoad::floor).
+  double step_floor() const;
   void sense(double now_s);                           // refresh external load (each heartbeat)
 
   // Samples before the dynamic estimate replaces the static one: the maximum's window.
@@ -106,6 +114,9 @@ class LoadMeter {
   std::uint64_t samples_ = 0;
   bool measured_ = false;
   double frozen_ = 0;  // sensing once: the capacity advertised since it was measured
+  std::uint64_t steps_done_ = 0;
+  double compute_cpu_s_ = 0;
+  double step_overhead_ = 0;
 };
 
 }  // namespace drift

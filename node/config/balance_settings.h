@@ -28,6 +28,7 @@ struct BalanceSettings {
   double capacity_ewma = 0.5;              // weight of the newest capacity sample, (0, 1]
   double locality_weight = 0.1;            // preference for tasks whose partners live at the dest
   std::uint32_t max_moves = 64;            // tasks one node sends per round
+  bool step_floor = true;  // measure and advertise the CPU a step costs beyond computing (§8.1)
 };
 
 constexpr std::string_view to_string(CapacityMode m) {

@@ -57,7 +57,8 @@ void apply_emulate_and_balance(Applier& a, NodeConfig& c) {
       .real("balance.capacity_ewma", 0, false, b.capacity_ewma)
       .check(b.capacity_ewma <= 1, "balance.capacity_ewma", "must be <= 1")
       .real("balance.locality_weight", 0, true, b.locality_weight)
-      .whole("balance.max_moves", 1, 1'000'000, b.max_moves);
+      .whole("balance.max_moves", 1, 1'000'000, b.max_moves)
+      .flag("balance.step_floor", b.step_floor);
 }
 
 void apply_test_hooks(Applier& a, NodeConfig& c) {

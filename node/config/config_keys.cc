@@ -166,6 +166,11 @@ std::vector<KeySpec> key_specs() {
            dflt(number_text(d.balance.locality_weight))},
       {"balance.max_moves", "N",
        "tasks one node sends per round" + dflt(std::to_string(d.balance.max_moves))},
+      {"balance.step_floor", "BOOL",
+       "measure the CPU a step costs this node beyond its tasks' computing (messages relayed "
+       "and delivered) and advertise it, at the node's share of the CPU, as seconds its steps "
+       "take on top of load / capacity; false: advertise none (real machines only)" +
+           dflt(d.balance.step_floor ? "true" : "false")},
       {"worker.user", "NAME",
        "when driftd runs as root, workers (the processes that run applications' tasks) run as "
        "this user: auto = the drift system user if there is one, else nobody; daemon = driftd's "

@@ -63,6 +63,24 @@ TEST(LoadGraphTest, UtilizationIsLoadOverCapacity) {
   EXPECT_TRUE(std::isinf(utilization(1, -2)));
 }
 
+TEST(LoadGraphTest, AStepFloorCountsOnlyWhileTheNodeHoldsLoad) {
+  EXPECT_DOUBLE_EQ(utilization(NodeLoad{0, 1, 100, 0.03}), 0.04);
+  EXPECT_DOUBLE_EQ(utilization(NodeLoad{0, 6, 100, 0.03}), 0.09);
+  EXPECT_EQ(utilization(NodeLoad{0, 0, 100, 0.03}), 0) << "holding nothing, no step waits on it";
+  EXPECT_DOUBLE_EQ(utilization(holding({0, 0, 100, 0.03}, 2)), 0.05);
+}
+
+TEST(LoadGraphTest, AnEmptyNodeWhoseFloorIsAboveThePeakIsNotPartOfThePool) {
+  // U 0.02 and 0.02; the empty node would take 30 ms a step: balanced without it.
+  EXPECT_DOUBLE_EQ(efficiency({{0, 2, 100}, {1, 4, 200}, {2, 0, 10, 0.03}}), 1.0);
+  EXPECT_TRUE(sits_out({2, 0, 10, 0.03}, 0.02));
+  // Below the peak it could help: it counts, idle.
+  EXPECT_DOUBLE_EQ(efficiency({{0, 2, 100}, {1, 4, 200}, {2, 0, 10, 0.01}}), 2.0 / 3.0);
+  EXPECT_FALSE(sits_out({2, 0, 10, 0.01}, 0.02));
+  EXPECT_FALSE(sits_out({2, 1, 10, 0.03}, 0.02)) << "holding load it is in the pool";
+  EXPECT_FALSE(sits_out({2, 0, 10}, 0.02)) << "no floor";
+}
+
 TEST(LoadGraphTest, EfficiencyIsAverageOverMaximumUtilization) {
   // U = 2, 1, 3: avg 2, max 3.
   EXPECT_DOUBLE_EQ(efficiency({{0, 4, 2}, {1, 1, 1}, {2, 39, 13}}), 2.0 / 3.0);

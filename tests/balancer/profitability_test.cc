@@ -108,5 +108,27 @@ TEST(LowersPeakTest, RefusesMovesThatDoNotLowerThePeakAndBadInput) {
   EXPECT_FALSE(lowers_peak({1, 10, 1}, {2, 0, 1}, std::nan("")));
 }
 
+// The real-CPU testbed's slowest node (a thirtieth of a core) spends about 0.7 ms of CPU a step
+// on the halos and reductions it relays whatever it computes: 21 ms at its share. Half a tile
+// (16 ms at its capacity) looked like a gain by capacity alone; with the floor it is 37 ms.
+TEST(LowersPeakTest, AStepFloorAboveTheSendersUtilizationRefusesTheReceiver) {
+  const NodeLoad fast{1, 2.36, 124};       // U 19 ms
+  const NodeLoad slow{5, 0, 16.5, 0.021};  // holds nothing; 21 ms a step beyond L / C
+  EXPECT_FALSE(lowers_peak(fast, slow, 0.26));
+  EXPECT_TRUE(lowers_peak(fast, NodeLoad{5, 0, 16.5}, 0.26)) << "by capacity alone it would go";
+  // Holding the half tile, it is the slowest at 37 ms: it gives it to the fast node (21 ms).
+  EXPECT_TRUE(lowers_peak({5, 0.26, 16.5, 0.021}, fast, 0.26));
+  // Floors alike on both sides change little: 10 + 0.5 at the sender, 9 + 0.5 at the receiver.
+  EXPECT_TRUE(lowers_peak({1, 10, 1, 0.5}, {2, 8, 1, 0.5}, 1));
+}
+
+TEST(LowersPeakTest, AStepFloorKeepsMovesFromComingBack) {
+  // Sender U 3 + 0.5; the receiver gets the task: 1.5 + 1 = 2.5 < 3.5. Back: the sender would
+  // be at 3 + 0.5 again, above the receiver's 2.5: no.
+  const NodeLoad sender{1, 3, 1, 0.5}, receiver{2, 0.5, 1, 1.0};
+  ASSERT_TRUE(lowers_peak(sender, receiver, 1));
+  EXPECT_FALSE(lowers_peak({2, 1.5, 1, 1.0}, {1, 2, 1, 0.5}, 1));
+}
+
 }  // namespace
 }  // namespace drift::balance

@@ -15,6 +15,20 @@ TEST(SendTriggerTest, BalancedUtilizationIsTotalLoadOverTotalCapacity) {
   EXPECT_EQ(balanced_utilization({}), 0);
 }
 
+TEST(SendTriggerTest, StepFloorsRaiseTheLevelAndAMemberAboveItSharesNone) {
+  // 60 over capacities 1, 2, 3; node 3's steps take 8 s beyond L / C: at U = 14 node 1 holds 14,
+  // node 2 28 and node 3 3 x (14 - 8) = 18, 60 in all.
+  const std::vector<NodeLoad> group{{1, 30, 1}, {2, 30, 2}, {3, 0, 3, 8}};
+  EXPECT_DOUBLE_EQ(balanced_utilization(group), 14);
+  EXPECT_DOUBLE_EQ(balanced_load(group[2], 14), 18);
+  EXPECT_DOUBLE_EQ(balanced_load(group[0], 14), 14);
+  // With 20 s, above the level the others reach alone (60 / 3): they share the load without it.
+  EXPECT_DOUBLE_EQ(balanced_utilization({{1, 30, 1}, {2, 30, 2}, {3, 0, 3, 20}}), 20);
+  EXPECT_EQ(balanced_load({3, 0, 3, 20}, 20), 0);
+  // Its own efficiency sees its floor: holding 1 at capacity 3 it takes 12.33 s a step.
+  EXPECT_DOUBLE_EQ(own_efficiency({3, 1, 3, 12}, 10), 10 / (1.0 / 3 + 12));
+}
+
 TEST(SendTriggerTest, OwnEfficiencyIsBalancedOverOwnUtilization) {
   EXPECT_DOUBLE_EQ(own_efficiency({1, 40, 1}, 10), 0.25);
   EXPECT_EQ(own_efficiency({1, 5, 1}, 10), 1);  // below the balanced level

@@ -180,3 +180,42 @@ TEST(BalancePlannerTest, AnswerToARequestNeverLeavesTheReceiverBusier) {
 
 }  // namespace
 }  // namespace drift
+
+namespace drift {
+namespace {
+
+std::vector<TaskView> splittable_tasks(std::uint64_t job, int count, double load) {
+  std::vector<TaskView> out = tasks_of(job, count, load);
+  for (auto& t : out) t.splittable = true;
+  return out;
+}
+
+// Node 3 (capacity 50) would take a task of 1 in 20 ms by its capacity, below this node's 40 ms,
+// but its steps cost it 60 ms beyond that whenever it holds work (the messages it relays, at a
+// tiny share of the CPU): neither a task nor half of one goes there; node 2 takes what balances
+// the two others.
+TEST(BalancePlannerTest, NothingGoesToAMemberWhoseStepFloorIsAboveThePeak) {
+  const std::vector<NodeLoad> peers{{2, 2, 100}, {3, 0, 50, 0.06}};
+  RoundInput in{{1, 4, 100}, peers, splittable_tasks(7, 4, 1)};
+  RoundPlan plan = plan_round(in, {});
+  EXPECT_EQ(moved_to(plan, 3), 0);
+  EXPECT_GT(moved_to(plan, 2), 0);
+  for (const auto& s : plan.splits) EXPECT_NE(s.dest, 3u);
+  // Without the floor it is the best receiver.
+  RoundInput unfloored{{1, 4, 100}, {{2, 2, 100}, {3, 0, 50}}, splittable_tasks(7, 4, 1)};
+  EXPECT_GT(moved_to(plan_round(unfloored, {}), 3), 0);
+}
+
+// The same node holding half a tile: 70 ms a step, the group's slowest by far. It sends the half
+// away although by its capacity it holds less than its share.
+TEST(BalancePlannerTest, AMemberHeldUpByItsStepFloorSendsItsLastTask) {
+  RoundInput in{{3, 0.5, 50, 0.06}, {{1, 2, 100}, {2, 2, 100}}, splittable_tasks(7, 1, 0.5)};
+  RoundPlan plan = plan_round(in, {});
+  ASSERT_EQ(plan.moves.size(), 1u);
+  EXPECT_NE(plan.moves[0].dest, 3u);
+  RoundInput unfloored{{3, 0.5, 50}, {{1, 2, 100}, {2, 2, 100}}, splittable_tasks(7, 1, 0.5)};
+  EXPECT_TRUE(plan_round(unfloored, {}).moves.empty());
+}
+
+}  // namespace
+}  // namespace drift

@@ -438,3 +438,40 @@ TEST(LoadMeterTest, CpuTimeSamplesAreNotNormalisedAgainByTheExternalLoad) {
 
 }  // namespace
 }  // namespace drift
+
+namespace drift {
+namespace {
+
+// The step floor is the measured overhead at the node's share of the CPU: 1 ms of CPU a step at
+// a thirtieth of a core is 30 ms; with as much external load again, the node gets half of that.
+TEST(LoadMeterTest, TheStepFloorIsTheOverheadAtTheNodesShareOfTheCpu) {
+  FakeExternalLoad external;
+  LoadMeter::Params p = dynamic_params();
+  p.cpu_time = true;
+  p.parallelism = 1.0 / 30;
+  LoadMeter m(p, external.source());
+  EXPECT_EQ(m.step_floor(), 0) << "nothing measured";
+  m.set_step_overhead(0.001);
+  EXPECT_NEAR(m.step_floor(), 0.030, 1e-12);
+  external.value = 1;
+  m.sense(5);
+  EXPECT_NEAR(m.step_floor(), 0.060, 1e-12);
+}
+
+// What the overhead is measured against: the computes' CPU and the steps, whatever the tasks.
+TEST(LoadMeterTest, CountsTheComputesCpuAndEveryTasksSteps) {
+  LoadMeter m(dynamic_params(), nullptr);
+  HandlerEffects a = effects(kA, 10, 0.02, 100, 2);
+  a.cpu_seconds = 0.015;
+  HandlerEffects b = effects(kB, 10, 0.01, 50, 1);
+  b.cpu_seconds = 0.005;
+  m.on_effects(a, 1);
+  m.on_effects(b, 1);
+  EXPECT_DOUBLE_EQ(m.compute_cpu_seconds(), 0.02);
+  EXPECT_EQ(m.steps_done(), 3u);
+  m.forget(kA);  // a task that left keeps its part of the totals: they only grow
+  EXPECT_EQ(m.steps_done(), 3u);
+}
+
+}  // namespace
+}  // namespace drift

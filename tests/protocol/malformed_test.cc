@@ -109,11 +109,11 @@ TEST(Malformed, DoubleVectorLengthBeyondRemaining) {
 }
 
 TEST(Malformed, StructVectorAndMapLengthsBeyondRemaining) {
-  // gossip length follows flag, from, inc, seq, load (45 bytes), has_counters, counters (18 x 8)
+  // gossip length follows flag, from, inc, seq, load (53 bytes), has_counters, counters (18 x 8)
   Body hb = golden_body("heartbeat");
-  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 45 + 1 + 144, 1ULL << 62);
+  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 53 + 1 + 144, 1ULL << 62);
   EXPECT_THAT(decode_error(hb), StartsWith("bad Heartbeat body: length 4611686018427387904 at "
-                                           "offset 211 exceeds the"));
+                                           "offset 219 exceeds the"));
   Body jr = golden_body("job_result");
   // the details map, then step_s (length + 3 doubles), migrations, recoveries (4 bytes) and
   // steps_recomputed close the body
@@ -178,7 +178,7 @@ TEST(Malformed, BoolOtherThanZeroOrOne) {
   je.bytes.at(9) = 0x80;  // flag, job, then `failed`
   EXPECT_EQ(decode_error(je), "bad JobEnd body: bool value 128 is neither 0 nor 1");
   Body hb = golden_body("heartbeat");
-  hb.bytes.at(1 + 4 + 8 + 8 + 45) = 3;  // flag, from, inc, seq, load, then has_counters
+  hb.bytes.at(1 + 4 + 8 + 8 + 53) = 3;  // flag, from, inc, seq, load, then has_counters
   EXPECT_EQ(decode_error(hb), "bad Heartbeat body: bool value 3 is neither 0 nor 1");
 }
 

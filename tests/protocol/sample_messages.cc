@@ -24,7 +24,7 @@ JobSpec heat_spec() {
 }
 
 LoadIndex load(OwnerState owner, double task_load) {
-  return LoadIndex{task_load, 0.125, 1.5e6, 0.75, 8589934592ULL, owner, 12};
+  return LoadIndex{task_load, 0.125, 1.5e6, 0.75, 8589934592ULL, owner, 12, 0.029};
 }
 
 MemberInfo member(std::uint32_t id, MemberState state) {
@@ -93,7 +93,7 @@ std::vector<SampleMessage> build() {
                        {{GrainKind::kSplit, 3, 15}, {GrainKind::kMerge, 0, 1}}}},
       {"migration_offer", MigrationOffer{{9, 3}, 2, 7, heat_spec(), 67108864, 64, {}}},
       {"migration_offer_balance",
-       MigrationOffer{{9, 3}, 2, 7, heat_spec(), 4096, 1, BalanceBasis{true, 250.5, 1e4, 3.25}, 5}},
+       MigrationOffer{{9, 3}, 2, 7, heat_spec(), 4096, 1, BalanceBasis{true, 250.5, 1e4, 3.25, 0.03125}, 5}},
       {"migration_answer_yes", MigrationAnswer{{9, 3}, 2, true, ""}},
       {"migration_answer_no", MigrationAnswer{{9, 3}, 2, false, "only 12 MiB free, 64 MiB asked"}},
       {"migration_chunk", MigrationChunk{{9, 3}, 2, 63, {0x01, 0x00, 0xfe, 0x80}}},
@@ -125,7 +125,7 @@ std::vector<SampleMessage> build() {
                                4,
                                2,
                                17}},
-      {"balance_request", BalanceRequest{4, 120.5, 80, 6.8}},
+      {"balance_request", BalanceRequest{4, 120.5, 80, 6.8, 0.0625}},
       {"balance_reservation", BalanceReservation{{9, 3}, 2, 12.5}},
       {"grain_request", GrainRequest{9, {GrainKind::kMerge, 3, 11}, 4}},
       {"job_notice", JobNotice{9, JobNoticeKind::kRecovered, 8, 240, 10, 0.375,
