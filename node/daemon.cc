@@ -362,10 +362,10 @@ LoadIndex Daemon::load_index() {
                                 // count with the mean of the others
   // Emulation stretches the computes only: there is no overhead to find.
   if (config_.balance.step_floor && !emulator_.enabled()) {
-    double node_cpu = process_cpu_seconds(::getpid()).value_or(0);
-    for (int pid : host_.worker_pids()) node_cpu += process_cpu_seconds(pid).value_or(0);
-    step_overhead_.sample(now_s(), {node_cpu, meter_.compute_cpu_seconds(), meter_.steps_done()},
-                          host_.tasks());
+    step_overhead_.sample(now_s(), host_.tasks(), [this] {
+      return StepOverhead::Reading{node_cpu_seconds(host_.worker_pids()),
+                                   meter_.compute_cpu_seconds(), meter_.steps_done()};
+    });
     meter_.set_step_overhead(step_overhead_.cpu_seconds());
   }
   const balance::NodeLoad expected = balancer_.expected_load();

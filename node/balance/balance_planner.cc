@@ -289,6 +289,8 @@ RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params) {
 
 }  // namespace
 
+double peer_floor(double seconds) { return std::isfinite(seconds) && seconds > 0 ? seconds : 0; }
+
 std::vector<PlannedMove> answer_request(const NodeLoad& self, const NodeLoad& receiver,
                                         double amount, const std::vector<TaskView>& tasks,
                                         const PlannerParams& params) {

@@ -32,6 +32,10 @@ struct PlannerParams {
   std::uint32_t max_moves = 64;
 };
 
+// A step floor a peer sent (heartbeat, balancing offer or request; unchecked) as usable seconds:
+// anything not a finite number above 0 counts as none.
+double peer_floor(double seconds);
+
 struct TaskView {
   TaskId id;
   double load = 0;                           // in the balancer's units (meter.task_load)

@@ -57,11 +57,6 @@ balance::NodeLoad BalancerService::expected_load() const {
   return {messenger_.self_id(), std::max(0.0, load), meter_.capacity(), meter_.step_floor()};
 }
 
-namespace {
-// A peer's step floor as usable seconds: anything else (a peer's, unchecked) counts as none.
-double usable_floor(double floor) { return std::isfinite(floor) && floor > 0 ? floor : 0; }
-}  // namespace
-
 // Group members that are alive and have told us their load; a value that is not a usable number
 // (a peer's, unchecked) leaves the member out.
 std::vector<balance::NodeLoad> BalancerService::peers() const {
@@ -72,7 +67,7 @@ std::vector<balance::NodeLoad> BalancerService::peers() const {
     if (m->load.owner != OwnerState::kAvailable) continue;
     const double load = m->load.task_load, capacity = m->load.capacity;
     if (!std::isfinite(load) || load < 0 || !std::isfinite(capacity) || capacity <= 0) continue;
-    out.push_back({id, load, capacity, usable_floor(m->load.step_floor)});
+    out.push_back({id, load, capacity, peer_floor(m->load.step_floor)});
   }
   return out;
 }
@@ -210,7 +205,7 @@ void BalancerService::on_request(const BalanceRequest& request) {
   }
   if (!active_ || migration_.moving_out() > 0 || !meter_.measured()) return;
   const balance::NodeLoad from{request.from, request.load, request.capacity,
-                               usable_floor(request.floor)};
+                               peer_floor(request.floor)};
   auto moves =
       answer_request(expected_load(), from, request.amount, movable_tasks(), params_.planner);
   if (moves.empty()) return;
@@ -226,7 +221,7 @@ std::optional<std::string> BalancerService::recheck(const BalanceBasis& basis) c
   }
   const balance::NodeLoad self = expected_load();
   const balance::NodeLoad sender{0, basis.sender_load, basis.sender_capacity,
-                                 usable_floor(basis.sender_floor)};
+                                 peer_floor(basis.sender_floor)};
   if (balance::lowers_peak(sender, self, basis.task_load)) return std::nullopt;
   return fmt::format(
       "receiver would be at least as busy as the sender was: load {:.4g}+{:.4g} "

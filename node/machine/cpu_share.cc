@@ -68,11 +68,10 @@ CpuShareSampler::Totals CpuShareSampler::read(const std::vector<int>& workers) {
   Totals t;
   // Summing its live threads' schedstat instead lost the CPU of a thread that ended inside the
   // interval (a streaming install's pump), and the node seemed to have got nothing.
-  t.node_cpu_s = process_cpu_seconds(::getpid()).value_or(0);
+  t.node_cpu_s = node_cpu_seconds(workers);
   for (int pid : workers) {
     const std::string p = std::to_string(pid);
     const ThreadTimes w = process_times(p);
-    t.node_cpu_s += process_cpu_seconds(pid).value_or(0);
     t.workers_wanted_s += w.cpu_s + w.wait_s;
   }
   return t;

@@ -38,4 +38,10 @@ std::optional<double> process_cpu_seconds(int pid) {
   return parse_process_cpu(*text, ticks);
 }
 
+double node_cpu_seconds(const std::vector<int>& workers) {
+  double sum = process_cpu_seconds(::getpid()).value_or(0);
+  for (int pid : workers) sum += process_cpu_seconds(pid).value_or(0);
+  return sum;
+}
+
 }  // namespace drift

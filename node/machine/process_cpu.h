@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace drift {
 
@@ -15,5 +16,9 @@ std::optional<double> parse_process_cpu(std::string_view stat, long ticks_per_se
 
 // The process's CPU seconds now; none if it is gone or /proc cannot be read.
 std::optional<double> process_cpu_seconds(int pid);
+
+// The node's CPU seconds now: this process's (the daemon) and its `workers'`, those that cannot
+// be read counted as 0.
+double node_cpu_seconds(const std::vector<int>& workers);
 
 }  // namespace drift

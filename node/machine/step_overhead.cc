@@ -18,32 +18,39 @@ std::optional<double> overhead_per_step(double node_cpu_s, double compute_cpu_s,
   return std::max(0.0, node_cpu_s - compute_cpu_s - idle) / steps;
 }
 
-void StepOverhead::sample(double now_s, const Reading& reading, std::vector<TaskId> hosted) {
+namespace {
+double averaged(std::optional<double> last, double newest) {
+  return last ? (*last + newest) / 2 : newest;
+}
+}  // namespace
+
+void StepOverhead::sample(double now_s, std::vector<TaskId> hosted,
+                          const std::function<Reading()>& read) {
   std::sort(hosted.begin(), hosted.end());
-  const bool same = start_ && start_->hosted == hosted && reading.steps >= start_->reading.steps;
-  if (same && now_s - start_->at >= kIntervalSeconds) {
-    const Reading& was = start_->reading;
-    const double seconds = now_s - start_->at;
-    if (hosted.empty()) {  // what the daemon spends anyway
-      const double cpu = reading.node_cpu_s - was.node_cpu_s;
-      if (cpu >= 0 && std::isfinite(cpu))
-        idle_ = idle_ ? (*idle_ + cpu / seconds) / 2 : cpu / seconds;
-      start_ = Start{now_s, reading, std::move(hosted)};
-      return;
-    }
-    const auto judged = overhead_per_step(
-        reading.node_cpu_s - was.node_cpu_s, reading.compute_cpu_s - was.compute_cpu_s,
-        idle_cpu_per_second() * seconds, static_cast<double>(reading.steps - was.steps),
-        hosted.size());
-    if (!judged && reading.node_cpu_s >= was.node_cpu_s) return;  // too few steps yet: go on
-    const bool warmed = start_->warmed;
-    start_ = Start{now_s, reading, std::move(hosted), judged.has_value()};
-    if (judged && warmed) overhead_ = overhead_ ? (*overhead_ + *judged) / 2 : *judged;
-    return;
-  } else if (same) {
+  if (!start_ || start_->hosted != hosted) {
+    start_ = Start{now_s, read(), std::move(hosted)};
     return;
   }
-  start_ = Start{now_s, reading, std::move(hosted)};
+  const double seconds = now_s - start_->at;
+  if (seconds < kIntervalSeconds) return;
+  const Reading now = read();
+  const Reading& was = start_->reading;
+  const double cpu = now.node_cpu_s - was.node_cpu_s;
+  const bool forward = cpu >= 0 && std::isfinite(cpu) && now.steps >= was.steps;
+  if (hosted.empty()) {  // what the daemon spends anyway
+    if (forward) idle_ = averaged(idle_, cpu / seconds);
+    start_ = Start{now_s, now, std::move(hosted)};
+    return;
+  }
+  const auto judged =
+      forward ? overhead_per_step(cpu, now.compute_cpu_s - was.compute_cpu_s,
+                                  idle_cpu_per_second() * seconds,
+                                  static_cast<double>(now.steps - was.steps), hosted.size())
+              : std::nullopt;
+  if (!judged && forward) return;  // too few steps yet: the interval goes on
+  const bool warmed = start_->warmed;
+  start_ = Start{now_s, now, std::move(hosted), judged.has_value()};
+  if (judged && warmed) overhead_ = averaged(overhead_, *judged);
 }
 
 }  // namespace drift

@@ -20,6 +20,7 @@
 #include <drift/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -43,8 +44,12 @@ class StepOverhead {
     double compute_cpu_s = 0;  // its tasks' computes' so far (LoadMeter)
     std::uint64_t steps = 0;   // steps its tasks completed so far (LoadMeter)
   };
-  // One reading with the node's tasks now. An interval starts again whenever they change.
-  void sample(double now_s, const Reading& reading, std::vector<TaskId> hosted);
+  // The node's tasks now; `read` is called only where an interval starts or may end (the /proc
+  // reads behind it stay off most heartbeats). An interval starts again whenever the tasks change.
+  void sample(double now_s, std::vector<TaskId> hosted, const std::function<Reading()>& read);
+  void sample(double now_s, const Reading& reading, std::vector<TaskId> hosted) {
+    sample(now_s, std::move(hosted), [&reading] { return reading; });
+  }
   double cpu_seconds() const { return overhead_.value_or(0); }      // per step; 0: none measured
   double idle_cpu_per_second() const { return idle_.value_or(0); }  // hosting nothing
 
