@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "balancer/profitability.h"
@@ -215,6 +217,20 @@ TEST(BalancePlannerTest, AMemberHeldUpByItsStepFloorSendsItsLastTask) {
   EXPECT_NE(plan.moves[0].dest, 3u);
   RoundInput unfloored{{3, 0.5, 50}, {{1, 2, 100}, {2, 2, 100}}, splittable_tasks(7, 1, 0.5)};
   EXPECT_TRUE(plan_round(unfloored, {}).moves.empty());
+}
+
+}  // namespace
+}  // namespace drift
+
+namespace drift {
+namespace {
+
+TEST(BalancePlannerTest, APeersStepFloorCountsOnlyAsAFinitePositiveNumber) {
+  EXPECT_DOUBLE_EQ(peer_floor(0.029), 0.029);
+  EXPECT_EQ(peer_floor(0), 0);
+  EXPECT_EQ(peer_floor(-1), 0);
+  EXPECT_EQ(peer_floor(std::nan("")), 0);
+  EXPECT_EQ(peer_floor(std::numeric_limits<double>::infinity()), 0);
 }
 
 }  // namespace

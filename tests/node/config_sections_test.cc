@@ -205,6 +205,14 @@ TEST_F(ConfigTest, WorkerFlagsAreReadAndChecked) {
            {"worker.sched_idle = '1'", at(6), "must be one of true, false"});
 }
 
+TEST_F(ConfigTest, TheStepFloorIsOnByDefaultAndABoolean) {
+  EXPECT_TRUE(config_of(parse_file(kMinimal)).balance.step_floor);
+  EXPECT_FALSE(config_of(parse_file(std::string(kMinimal) + "[balance]\nstep_floor = false\n"))
+                   .balance.step_floor);
+  error_of(parse_file(kMinimal, {"--balance.step_floor=maybe"}),
+           {"balance.step_floor = 'maybe' (command line)", "must be one of true, false"});
+}
+
 TEST_F(ConfigTest, NodeCpuIsAutoAnyOrACpu) {
   EXPECT_EQ(config_of(parse_file(kMinimal)).cpu, "auto");
   EXPECT_EQ(config_of(parse_file(kMinimal, {"--node.cpu=any"})).cpu, "any");
