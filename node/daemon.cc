@@ -377,6 +377,7 @@ LoadIndex Daemon::load_index() {
   load.owner = owner_.state();
   load.task_count = host_.task_count();
   load.step_floor = expected.floor;
+  load.capacity_measured = meter_.capacity_measured();
   return load;
 }
 

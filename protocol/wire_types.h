@@ -36,7 +36,11 @@ struct LoadIndex {
   OwnerState owner = OwnerState::kAvailable;
   std::uint32_t task_count = 0;
   double step_floor = 0;  // seconds a step takes here at least while it holds load
-                          // (node/machine/step_floor.h); 0: none measured
+                          // (node/machine/step_overhead.h); 0: none measured
+  // The capacity is in the load's own units: measured from the tasks' work, or configured (static,
+  // homogeneous). False while a node with dynamic capacity still advertises its start-up
+  // estimate, a benchmark in stencil cells per second that may be 100 times another job's rate.
+  bool capacity_measured = true;
 
   friend bool operator==(const LoadIndex&, const LoadIndex&) = default;
   template <class Archive>
@@ -44,6 +48,7 @@ struct LoadIndex {
     ar(task_load, utilization, capacity, load_average, free_memory_bytes);
     wire_enum<kOwnerStateMax>(ar, owner);
     ar(task_count, step_floor);
+    wire_bool(ar, capacity_measured);
   }
 };
 

@@ -291,6 +291,16 @@ RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params) {
 
 double peer_floor(double seconds) { return std::isfinite(seconds) && seconds > 0 ? seconds : 0; }
 
+std::optional<balance::NodeLoad> balancing_peer(std::uint32_t id, const LoadIndex& index) {
+  if (index.owner != OwnerState::kAvailable) return std::nullopt;
+  const double load = index.task_load, capacity = index.capacity;
+  if (!std::isfinite(load) || load < 0 || !std::isfinite(capacity) || capacity <= 0) {
+    return std::nullopt;
+  }
+  if (load > 0 && !index.capacity_measured) return std::nullopt;
+  return balance::NodeLoad{id, load, capacity, peer_floor(index.step_floor)};
+}
+
 std::vector<PlannedMove> answer_request(const NodeLoad& self, const NodeLoad& receiver,
                                         double amount, const std::vector<TaskView>& tasks,
                                         const PlannerParams& params) {

@@ -36,6 +36,15 @@ struct PlannerParams {
 // anything not a finite number above 0 counts as none.
 double peer_floor(double seconds);
 
+// A group member's load index (a heartbeat's, unchecked) as the balancer counts it, or none when
+// it must be left out of a round: its owner has the machine, a value is not a usable number, or
+// it holds load while its capacity is still its start-up estimate (LoadIndex::capacity_measured:
+// in the real testbed's particles rows the first nodes to measure, in particles per second, met
+// peers still advertising the benchmark, stencil cells per second, 100 times more; each judged
+// itself the slow one and 18 tasks a node left at once). An empty member keeps its estimate: it
+// has nothing to measure by until it receives work.
+std::optional<balance::NodeLoad> balancing_peer(std::uint32_t id, const LoadIndex& index);
+
 struct TaskView {
   TaskId id;
   double load = 0;                           // in the balancer's units (meter.task_load)

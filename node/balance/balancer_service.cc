@@ -57,17 +57,13 @@ balance::NodeLoad BalancerService::expected_load() const {
   return {messenger_.self_id(), std::max(0.0, load), meter_.capacity(), meter_.step_floor()};
 }
 
-// Group members that are alive and have told us their load; a value that is not a usable number
-// (a peer's, unchecked) leaves the member out.
+// Group members that are alive, have told us their load, and count (balancing_peer).
 std::vector<balance::NodeLoad> BalancerService::peers() const {
   std::vector<balance::NodeLoad> out;
   for (std::uint32_t id : members_.local_group(params_.group_size)) {
     const Member* m = members_.find(id);
     if (!m || !m->heard || m->info.state != MemberState::kAlive) continue;
-    if (m->load.owner != OwnerState::kAvailable) continue;
-    const double load = m->load.task_load, capacity = m->load.capacity;
-    if (!std::isfinite(load) || load < 0 || !std::isfinite(capacity) || capacity <= 0) continue;
-    out.push_back({id, load, capacity, peer_floor(m->load.step_floor)});
+    if (auto peer = balancing_peer(id, m->load)) out.push_back(*peer);
   }
   return out;
 }

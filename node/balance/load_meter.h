@@ -81,6 +81,11 @@ class LoadMeter {
   double utilization() const;           // node_load / capacity
   double external_load() const { return external_; }  // per core, as last sensed
   bool measured() const { return measured_; }         // kSamplesToMeasure capacity samples
+  // Whether capacity() is in the load's units: measured (dynamic mode), or configured (static,
+  // homogeneous); not while a dynamic node still advertises its start-up benchmark.
+  bool capacity_measured() const {
+    return params_.homogeneous || params_.capacity != CapacityMode::kDynamic || measured_;
+  }
   std::uint64_t steps_done() const { return steps_done_; }       // steps of all tasks measured here
   double compute_cpu_seconds() const { return compute_cpu_s_; }  // CPU of all computes measured
   // The CPU a step costs here beyond the computes (machine/step_overhead.h), per step.

@@ -4,27 +4,28 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
 #include <filesystem>
 #include <string>
 
 #include "node/machine/proc_file.h"
 #include "node/machine/process_cpu.h"
+#include "node/machine/schedstat.h"
 
 namespace drift {
 
-std::optional<ThreadTimes> parse_schedstat(const char* text) {
-  unsigned long long cpu = 0, wait = 0;
-  if (text == nullptr || std::sscanf(text, "%llu %llu", &cpu, &wait) != 2) return std::nullopt;
-  return ThreadTimes{static_cast<double>(cpu) * 1e-9, static_cast<double>(wait) * 1e-9};
-}
-
-std::optional<double> quota_shortfall_load(double node_cpu_s, double workers_wanted_s,
-                                           double wall_s, double quota) {
-  if (!(wall_s > 0) || !(quota > 0) || workers_wanted_s < 0.9 * wall_s) return std::nullopt;
-  // No more than the workers' threads could use: one busy thread under a quota of 1.5 cores
-  // wants one core, not 1.5.
-  const double allowed = std::min(quota, workers_wanted_s / wall_s);
+std::optional<double> quota_shortfall_load(double node_cpu_s,
+                                           std::span<const double> threads_wanted_s, double wall_s,
+                                           double quota) {
+  if (!(wall_s > 0) || !(quota > 0)) return std::nullopt;
+  // No more than the busy threads could use: one busy thread under a quota of 1.5 cores wants
+  // one core, not 1.5. A thread that wanted less (an I/O thread woken by messages) says nothing.
+  double busy_cores = 0;
+  for (const double wanted : threads_wanted_s) {
+    if (wanted >= 0.9 * wall_s) busy_cores += std::min(1.0, wanted / wall_s);
+  }
+  if (busy_cores == 0) return std::nullopt;
+  const double allowed = std::min(quota, busy_cores);
   const double got = node_cpu_s / (allowed * wall_s);
   if (!(got < 0.85)) return 0.0;  // all of it, give or take the accounting and short waits
   return 1 / std::max(got, 0.05) - 1;
@@ -46,20 +47,20 @@ std::optional<double> next_share_load(std::optional<double> last, std::optional<
 
 namespace {
 
-ThreadTimes process_times(const std::string& pid) {
-  ThreadTimes sum;
+// Each thread's CPU + wait seconds, by thread id, into `out`.
+void read_threads(int pid, std::map<int, double>& out) {
   std::error_code ec;
   // Threads come and go while we look: a vanished one is simply not counted.
-  for (std::filesystem::directory_iterator it("/proc/" + pid + "/task", ec), end;
+  for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid) + "/task", ec), end;
        !ec && it != end; it.increment(ec)) {
+    int tid = 0;
+    const std::string name = it->path().filename().string();
+    const auto [end_of_tid, bad] = std::from_chars(name.data(), name.data() + name.size(), tid);
+    if (bad != std::errc{} || end_of_tid != name.data() + name.size()) continue;
     const auto line = read_text((it->path() / "schedstat").string(), 256);
     if (!line) continue;
-    if (auto t = parse_schedstat(line->c_str())) {
-      sum.cpu_s += t->cpu_s;
-      sum.wait_s += t->wait_s;
-    }
+    if (auto t = parse_schedstat(*line)) out[tid] = seconds(t->ran) + seconds(t->waited);
   }
-  return sum;
 }
 
 }  // namespace
@@ -69,12 +70,19 @@ CpuShareSampler::Totals CpuShareSampler::read(const std::vector<int>& workers) {
   // Summing its live threads' schedstat instead lost the CPU of a thread that ended inside the
   // interval (a streaming install's pump), and the node seemed to have got nothing.
   t.node_cpu_s = node_cpu_seconds(workers);
-  for (int pid : workers) {
-    const std::string p = std::to_string(pid);
-    const ThreadTimes w = process_times(p);
-    t.workers_wanted_s += w.cpu_s + w.wait_s;
-  }
+  for (int pid : workers) read_threads(pid, t.thread_wanted_s);
   return t;
+}
+
+std::vector<double> CpuShareSampler::wanted_between(const Totals& last, const Totals& now) {
+  std::vector<double> out;
+  out.reserve(now.thread_wanted_s.size());
+  for (const auto& [tid, wanted] : now.thread_wanted_s) {
+    const auto before = last.thread_wanted_s.find(tid);
+    const double since = before == last.thread_wanted_s.end() ? 0 : before->second;
+    out.push_back(wanted >= since ? wanted - since : wanted);  // a reused id: a new thread
+  }
+  return out;
 }
 
 std::optional<double> CpuShareSampler::sample(const std::vector<int>& workers, double now_s,
@@ -83,11 +91,10 @@ std::optional<double> CpuShareSampler::sample(const std::vector<int>& workers, d
   const Totals now = read(workers);
   // A worker that started or ended inside the interval would count its whole life in it.
   const double cpu = now.node_cpu_s - last_.node_cpu_s;
-  const double wanted = now.workers_wanted_s - last_.workers_wanted_s;
-  // A thread that ended inside the interval takes its times with it: such an interval is not
-  // judged (nor one in which a worker started or ended).
-  if (last_at_ && !workers.empty() && workers == last_workers_ && cpu >= 0 && wanted >= 0) {
-    load_ = next_share_load(load_, quota_shortfall_load(cpu, wanted, now_s - *last_at_, quota));
+  // Not judged: an interval in which a worker started or ended (it would count its whole life).
+  if (last_at_ && !workers.empty() && workers == last_workers_ && cpu >= 0) {
+    load_ = next_share_load(
+        load_, quota_shortfall_load(cpu, wanted_between(last_, now), now_s - *last_at_, quota));
   }
   last_at_ = now_s;
   last_ = now;

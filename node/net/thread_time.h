@@ -1,31 +1,20 @@
 // Where a stalled network thread's time went (docs/architecture.md §5.1): the kernel's scheduler
 // statistics of this thread (/proc/thread-self/schedstat: time on a CPU, time runnable but waiting
-// for one) and the throttled time of the node's cgroup (cpu.stat), read once per membership
-// round with plain system calls (proc_file.h). A round that comes late subtracts the previous reading and can say "ran 80 ms, waited
-// 900 ms for a CPU (the cgroup was throttled for 850 ms)": the thread was busy, or the quota held
-// it, or it slept (the timer itself came late). The parsers are pure; read_* return nothing where
-// the files are missing (a kernel without schedstats, no cpu controller).
+// for one) and the throttled time of the node's cgroup (cpu.stat), both parsed by
+// machine/schedstat.h, read once per membership round with plain system calls (proc_file.h). A
+// round that comes late subtracts the previous reading and can say "ran 80 ms, waited 900 ms for
+// a CPU (the cgroup was throttled for 850 ms)": the thread was busy, or the quota held it, or it
+// slept (the timer itself came late). Parts the machine cannot tell (a kernel without
+// schedstats, no cpu controller) are left out.
 #pragma once
 
 #include <chrono>
 #include <optional>
 #include <string>
-#include <string_view>
+
+#include "node/machine/schedstat.h"
 
 namespace drift {
-
-struct ThreadTime {
-  std::chrono::nanoseconds ran{0};     // on a CPU
-  std::chrono::nanoseconds waited{0};  // runnable, waiting for a CPU (throttling included)
-};
-
-// "123 456 7\n" (schedstat: run ns, wait ns, timeslices) -> {123, 456}; nothing if malformed.
-std::optional<ThreadTime> parse_schedstat(std::string_view text);
-// The throttled time in a cgroup's cpu.stat text: v1 "throttled_time N" (ns), v2
-// "throttled_usec N"; nothing if neither is there.
-std::optional<std::chrono::nanoseconds> parse_throttled(std::string_view cpu_stat);
-
-std::optional<ThreadTime> read_thread_time();  // of the calling thread
 
 // A running account of one thread (the one that calls sample()) and its process's cgroup.
 class StallAccount {

@@ -233,5 +233,51 @@ TEST(BalancePlannerTest, APeersStepFloorCountsOnlyAsAFinitePositiveNumber) {
   EXPECT_EQ(peer_floor(std::numeric_limits<double>::infinity()), 0);
 }
 
+TEST(BalancePlannerTest, APeerHoldingLoadCountsOnlyOnceItsCapacityIsMeasured) {
+  // Recorded in the real testbed's equal-quota particles row: node 1 had just measured 2.46e6
+  // particles/s; its peers, each holding 18 tasks, still advertised the benchmark's 1.6e8-3.0e8.
+  LoadIndex peer;
+  peer.task_load = 4.49e5;
+  peer.capacity = 2.96e8;
+  peer.capacity_measured = false;
+  EXPECT_FALSE(balancing_peer(2, peer));
+  // Measured, it counts, with its floor.
+  peer.capacity = 2.29e6;
+  peer.capacity_measured = true;
+  peer.step_floor = 0.04;
+  auto counted = balancing_peer(2, peer);
+  ASSERT_TRUE(counted);
+  EXPECT_EQ(counted->id, 2u);
+  EXPECT_DOUBLE_EQ(counted->load, 4.49e5);
+  EXPECT_DOUBLE_EQ(counted->capacity, 2.29e6);
+  EXPECT_DOUBLE_EQ(counted->floor, 0.04);
+  // An empty member has nothing to measure by: its estimate is what there is.
+  LoadIndex empty;
+  empty.capacity = 2.96e8;
+  empty.capacity_measured = false;
+  EXPECT_TRUE(balancing_peer(3, empty));
+}
+
+TEST(BalancePlannerTest, APeerWithUnusableValuesOrItsOwnerBackIsLeftOut) {
+  LoadIndex peer;
+  peer.task_load = 10;
+  peer.capacity = 100;
+  ASSERT_TRUE(balancing_peer(2, peer));
+  for (double bad : {std::nan(""), std::numeric_limits<double>::infinity(), -1.0}) {
+    LoadIndex p = peer;
+    p.task_load = bad;
+    EXPECT_FALSE(balancing_peer(2, p)) << "load " << bad;
+    p = peer;
+    p.capacity = bad;
+    EXPECT_FALSE(balancing_peer(2, p)) << "capacity " << bad;
+  }
+  LoadIndex zero = peer;
+  zero.capacity = 0;
+  EXPECT_FALSE(balancing_peer(2, zero));
+  LoadIndex reclaimed = peer;
+  reclaimed.owner = OwnerState::kReclaimed;
+  EXPECT_FALSE(balancing_peer(2, reclaimed));
+}
+
 }  // namespace
 }  // namespace drift

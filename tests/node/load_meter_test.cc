@@ -89,6 +89,21 @@ TEST(LoadMeterTest, StaticCapacityIgnoresMeasurements) {
   EXPECT_DOUBLE_EQ(m.capacity(), 500);
 }
 
+TEST(LoadMeterTest, OnlyADynamicCapacityWaitsToBeMeasured) {
+  // Dynamic: the start-up estimate is not in the load's units until measured.
+  LoadMeter dynamic(dynamic_params(500), nullptr);
+  EXPECT_FALSE(dynamic.capacity_measured());
+  three_samples(dynamic, effects(kA, 100, 0.5, 1000), 1);
+  EXPECT_TRUE(dynamic.capacity_measured());
+  // Static and homogeneous capacities are what they will stay.
+  LoadMeter::Params p = dynamic_params(500);
+  p.capacity = CapacityMode::kStatic;
+  EXPECT_TRUE(LoadMeter(p, nullptr).capacity_measured());
+  p = dynamic_params(500);
+  p.homogeneous = true;
+  EXPECT_TRUE(LoadMeter(p, nullptr).capacity_measured());
+}
+
 TEST(LoadMeterTest, ContributionsMarkStepBoundaries) {
   LoadMeter m(dynamic_params(), nullptr);
   m.on_effects(effects(kA, 100, 0.25, 50), 1);

@@ -109,11 +109,11 @@ TEST(Malformed, DoubleVectorLengthBeyondRemaining) {
 }
 
 TEST(Malformed, StructVectorAndMapLengthsBeyondRemaining) {
-  // gossip length follows flag, from, inc, seq, load (53 bytes), has_counters, counters (18 x 8)
+  // gossip length follows flag, from, inc, seq, load (54 bytes), has_counters, counters (18 x 8)
   Body hb = golden_body("heartbeat");
-  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 53 + 1 + 144, 1ULL << 62);
+  put_u64(hb.bytes, 1 + 4 + 8 + 8 + 54 + 1 + 144, 1ULL << 62);
   EXPECT_THAT(decode_error(hb), StartsWith("bad Heartbeat body: length 4611686018427387904 at "
-                                           "offset 219 exceeds the"));
+                                           "offset 220 exceeds the"));
   Body jr = golden_body("job_result");
   // the details map, then step_s (length + 3 doubles), migrations, recoveries (4 bytes) and
   // steps_recomputed close the body

@@ -24,7 +24,7 @@ JobSpec heat_spec() {
 }
 
 LoadIndex load(OwnerState owner, double task_load) {
-  return LoadIndex{task_load, 0.125, 1.5e6, 0.75, 8589934592ULL, owner, 12, 0.029};
+  return LoadIndex{task_load, 0.125, 1.5e6, 0.75, 8589934592ULL, owner, 12, 0.029, false};
 }
 
 MemberInfo member(std::uint32_t id, MemberState state) {

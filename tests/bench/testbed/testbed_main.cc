@@ -44,6 +44,7 @@ struct Options {
   std::uint16_t base_port = 18100;
   std::set<std::string> only;
   double eff_min = 0.95;  // balance.eff_min of every daemon
+  int cpu_period_ms = 5;  // real rows: the quotas' enforcement period
   fs::path keep_logs;     // copy each row's daemon logs under here (empty: don't)
   std::vector<std::string> rows;  // figure rows to run besides no balancing (empty: all)
   std::vector<std::string> settings;  // "key=value" for every daemon (--set)
@@ -450,13 +451,18 @@ int run(const Options& o) {
   const bool real_only = o.only.size() == 1 && o.only.count("real");
   report.md << (real_only ? "# drift: heterogeneous balancing on real CPUs"
                           : "# drift: heterogeneous balancing on an emulated testbed")
-            << (o.quick ? " (quick)" : "") << "\n\n" << describe(machine)
-            << ". Command: `build/bin/drift_testbed" << (o.quick ? " --quick" : "")
-            << (real_only ? " --only real" : "") << "`.\n\n";
+            << (o.quick ? " (quick)" : "") << "\n\n"
+            << describe(machine) << ". Command: `build/bin/drift_testbed"
+            << (o.quick ? " --quick" : "") << (real_only ? " --only real" : "")
+            << (o.cpu_period_ms != Options{}.cpu_period_ms
+                    ? " --cpu-period-ms " + std::to_string(o.cpu_period_ms)
+                    : std::string())
+            << "`.\n\n";
   TestbedSetup setup;
   setup.base_config = o.base_config;
   setup.base_port = o.base_port;
   setup.eff_min = o.eff_min;
+  setup.cpu_period_us = 1000L * o.cpu_period_ms;
   setup.settings = o.settings;
   if (o.quick) setup.job = {480, 24000, 48, 8};
   fs::create_directories(o.out_dir);
@@ -519,6 +525,10 @@ int main(int argc, char** argv) {
       "eff-min", po::value<double>(&o.eff_min)->value_name("E"),
       "every daemon's balance.eff_min: balance when a group's U_avg / U_max is below E "
       "(default 0.95)")(
+      "cpu-period-ms", po::value<int>(&o.cpu_period_ms)->value_name("MS"),
+      "in real, the CPU quotas' enforcement period (default 5; stretched per daemon where its "
+      "quota would come to less than the kernel's 1 ms): the shorter, the more evenly a quota "
+      "slows a daemon down, as a slower CPU would, instead of running it in bursts")(
       "keep-logs", po::value<std::string>(&keep_logs)->value_name("DIR"),
       "copy every row's daemon logs to DIR/<part>/<row>/node<K>.log")(
       "row", po::value<std::vector<std::string>>(&o.rows)->composing()->value_name("TEXT"),
@@ -554,6 +564,11 @@ int main(int argc, char** argv) {
   }
   if (!(o.eff_min > 0 && o.eff_min <= 1)) {
     std::cerr << "drift_testbed: --eff-min " << o.eff_min << ": expected a value in (0, 1]\n";
+    return 2;
+  }
+  if (o.cpu_period_ms < 1 || o.cpu_period_ms > 1000) {
+    std::cerr << "drift_testbed: --cpu-period-ms " << o.cpu_period_ms
+              << ": expected 1 to 1000 (the kernel's limits)\n";
     return 2;
   }
   for (const auto& kv : o.settings) {

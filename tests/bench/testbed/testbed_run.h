@@ -45,7 +45,7 @@ struct TestbedSetup {
   int period_ms = 1000;      // balance.period_ms
   ParticleJob job;
   std::filesystem::path keep_logs;  // when set, each row's daemon logs are copied to a folder here
-  long cpu_period_us = 20000;       // real rows: the quotas' enforcement period
+  long cpu_period_us = 5000;        // real rows: the quotas' enforcement period (--cpu-period-ms)
   std::vector<std::string> settings;  // "key=value" for every daemon, after the testbed's own
 };
 
