@@ -143,6 +143,7 @@ class BoundedInputArchive
         if (bytes_.size() > total_ - before_) throw WireError("a piece runs past the total size");
       }
       const std::size_t n = std::min(size, bytes_.size() - pos_);
+      if (n == 0) continue;  // an empty piece (its data() may be null: no memcpy from it)
       std::memcpy(out, bytes_.data() + pos_, n);
       pos_ += n;
       out += n;
