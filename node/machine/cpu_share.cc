@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -59,7 +60,9 @@ void read_threads(int pid, std::map<int, double>& out) {
     if (bad != std::errc{} || end_of_tid != name.data() + name.size()) continue;
     const auto line = read_text((it->path() / "schedstat").string(), 256);
     if (!line) continue;
-    if (auto t = parse_schedstat(*line)) out[tid] = seconds(t->ran) + seconds(t->waited);
+    if (auto t = parse_schedstat(*line)) {
+      out[tid] = std::chrono::duration<double>(t->ran + t->waited).count();
+    }
   }
 }
 

@@ -23,7 +23,4 @@ std::optional<std::chrono::nanoseconds> parse_throttled(std::string_view cpu_sta
 
 std::optional<ThreadTime> read_thread_time();  // of the calling thread
 
-// Seconds, as the load meter counts them.
-inline double seconds(std::chrono::nanoseconds d) { return static_cast<double>(d.count()) * 1e-9; }
-
 }  // namespace drift
