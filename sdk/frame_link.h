@@ -2,8 +2,8 @@
 // by both ends: a read loop that hands over every message decoded (header checked against the
 // version and the largest body allowed, so a bad peer cannot make it allocate more; a large
 // message's payload or state bytes read straight into the message's own vector), and a write
-// queue with at most one async_write in flight. A frame is written at once when nothing is queued
-// before it, together with the frames queued behind it (one gathered write); bulk frames (state
+// queue with at most one async_write in flight. Frames are written once the thread is done with
+// what it is doing, all that were queued meanwhile in one gathered write; bulk frames (state
 // pieces) go out only when no ordinary frame waits, so a large state never holds back a task's
 // messages by more than one piece. Runs on one io_context
 // thread; keeps itself alive with shared_from_this() while reads or writes are pending.
@@ -51,6 +51,7 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
   void parse_frames();
   void read_large_body(const FrameHeader& header);
   void read_tail(const FrameHeader& header, std::size_t head_bytes);
+  void schedule_write();
   void write_next();
 
   Socket socket_;
@@ -68,6 +69,7 @@ class FrameLink : public std::enable_shared_from_this<FrameLink> {
   std::deque<Frame> bulk_queue_;
   std::vector<Frame> in_flight_;  // the frames the current write is writing
   bool writing_ = false;
+  bool write_posted_ = false;  // a write_next() is posted (schedule_write)
   std::size_t queued_bytes_ = 0;
 };
 

@@ -48,7 +48,8 @@ WorkerHost::WorkerHost(asio::io_context& io, asio::thread_pool& pool, const Appl
       max_payload_(setup.max_payload),
       piece_bytes_(std::max<std::uint32_t>(setup.piece_bytes, 4096)),
       send_(std::move(send)),
-      alive_(std::make_shared<bool>(true)) {}
+      alive_(std::make_shared<bool>(true)),
+      hold_(io, [this](std::vector<Frame> frames) { send_(std::move(frames)); }) {}
 
 WorkerHost::~WorkerHost() {
   *alive_ = false;
@@ -87,11 +88,20 @@ Status WorkerHost::handle(WorkerMessage&& msg) {
 
 void WorkerHost::reply(const WorkerMessage& msg) { emit(make_frame(encode_worker(msg))); }
 
-void WorkerHost::emit(Frame frame) {
-  if (outbox_) return outbox_->push_back(std::move(frame));
-  std::vector<Frame> one;
-  one.push_back(std::move(frame));
-  send_(std::move(one));
+// Every frame but a task's message goes after the reports held before it.
+void WorkerHost::emit(Frame frame, bool overtakes_held) {
+  std::vector<Frame> local;
+  std::vector<Frame>& out = outbox_ ? *outbox_ : local;
+  if (!overtakes_held) hold_.take(out);
+  out.push_back(std::move(frame));
+  if (!outbox_) send_(std::move(local));
+}
+
+void WorkerHost::report(WorkerEffects& report) {
+  Frame frame = make_frame(encode_worker(report));
+  const bool urgent = report.finished || report.failed || report.checkpoint;
+  if (!urgent && hold_.hold(frame)) return;
+  emit(std::move(frame));
 }
 
 Status WorkerHost::create(const WorkerCreate& req) {
@@ -426,13 +436,18 @@ void WorkerHost::run(const std::shared_ptr<TaskSlot>& slot, Handler handler) {
     return;
   }
   slot->queued.fetch_add(1, std::memory_order_relaxed);
+  hold_.posted();
   asio::post(slot->strand, [this, slot, handler = std::move(handler), alive = alive_] {
     HandlerOutcome effects = execute(*slot, handler);
     // Counted as queued until its effects are handed on: a later handler must not run inline
     // and overtake them.
     asio::post(io_, [this, slot, alive, effects = std::move(effects)]() mutable {
       slot->queued.fetch_sub(1, std::memory_order_release);
-      if (*alive && effects.task.job) absorb(std::move(effects));
+      if (!*alive) return;
+      hold_.done();  // its own report waits only for the other handlers under way
+      // The last one's report goes with those held, in one write.
+      if (effects.task.job) absorb(std::move(effects));
+      hold_.release_if_idle();
     });
   });
 }
@@ -511,7 +526,7 @@ void WorkerHost::absorb(HandlerOutcome&& effects) {
     report.checkpoint_bytes = effects.checkpoint->state->size();
     send_state(StateBytesKind::kCheckpoint, report.index, 0, effects.checkpoint->state);
   }
-  reply(report);
+  this->report(report);
   if (outermost) {
     outbox_ = nullptr;
     send_(std::move(outbox));
@@ -519,13 +534,14 @@ void WorkerHost::absorb(HandlerOutcome&& effects) {
 }
 
 void WorkerHost::send_task_message(TaskMessage&& msg) {
-  if (msg.payload.size() < kZeroCopyBytes) return emit(make_frame(encode_worker(msg)));
+  // A message may overtake held reports: they carry nothing its receiver waits for.
+  if (msg.payload.size() < kZeroCopyBytes) return emit(make_frame(encode_worker(msg)), true);
   auto payload = std::make_shared<const std::vector<std::uint8_t>>(std::move(msg.payload));
   msg.payload.clear();
   Frame frame = make_frame(encode_worker_prefix(msg, payload->size()));
   frame.tail = std::span<const std::uint8_t>(*payload);
   frame.tail_owner = std::move(payload);
-  emit(std::move(frame));
+  emit(std::move(frame), true);
 }
 
 // In pieces of piece_bytes_, each a frame whose tail points into `bytes` (no copy).

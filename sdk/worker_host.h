@@ -25,6 +25,7 @@
 #include "protocol/frame.h"
 #include "protocol/out_frame.h"
 #include "protocol/worker_messages.h"
+#include "sdk/effects_hold.h"
 #include "sdk/task_context.h"
 #include "sdk/task_slot.h"
 #include "sdk/worker_job.h"
@@ -81,9 +82,12 @@ class WorkerHost {
   Status write_capture(TaskSlot& slot, const WorkerCapture& req);
   std::shared_ptr<TaskSlot> find(std::uint32_t index) const;
   void reply(const WorkerMessage& msg);
+  // A handler's report: held while the worker is busy, if nothing in it is urgent.
+  void report(WorkerEffects& report);
   // A frame for the daemon: into the outbox while a handler's effects are being handed on (they
-  // go in one write), else at once.
-  void emit(Frame frame);
+  // go in one write), else at once; after the reports held, unless it is a task's message
+  // (`overtakes_held`).
+  void emit(Frame frame, bool overtakes_held = false);
 
   asio::io_context& io_;
   asio::thread_pool& pool_;
@@ -100,6 +104,7 @@ class WorkerHost {
   std::map<std::uint32_t, Install> installs_;  // by task index, while their bytes arrive
   std::shared_ptr<bool> alive_;                 // posted completions check it
   std::vector<Frame>* outbox_ = nullptr;
+  EffectsHold hold_;  // plain reports while more handlers are under way
   // Loads, and captures of tasks with nothing queued, run on a thread of their own: a state does
   // not wait for the pool, whose threads may all be running other tasks' handlers. Last, so it
   // is joined before the members its work uses go.

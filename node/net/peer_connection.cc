@@ -65,7 +65,19 @@ void PeerConnection::send(Frame frame, bool bulk) {
     return;
   }
   (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
-  write_next();
+  schedule_write();
+}
+
+// The write waits for the end of what the network thread is doing: the frames queued meanwhile
+// (the answers to a batch of frames read, a worker's burst of effects) go out together, in one
+// system call and, over TLS, in as few records as fit, and the peer wakes once for them.
+void PeerConnection::schedule_write() {
+  if (write_posted_) return;
+  write_posted_ = true;
+  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->write_posted_ = false;
+    if (!self->closed()) self->write_next();
+  });
 }
 
 void PeerConnection::send(const WireMessage& msg) { send(make_frame(encode(msg))); }
@@ -118,6 +130,11 @@ void PeerConnection::write_next() {
 
 void PeerConnection::close(const std::string& reason) {
   if (state_ == State::kClosed) return;
+  if (write_posted_ && state_ == State::kOpen) {
+    write_posted_ = false;
+    write_next();  // what was queued just before (a last answer), as far as the socket takes it
+    if (state_ == State::kClosed) return;  // the write failed, and closed the connection
+  }
   state_ = State::kClosed;
   std::error_code ignored;
   handshake_deadline_.cancel();

@@ -4,9 +4,9 @@
 // there -> dispatch every complete frame -> read again) and a write queue with one write in
 // progress. Small frames are parsed out of one read buffer, so a small message costs one read;
 // a body too large for it is read straight into its final buffer (a state chunk into a pooled
-// buffer that the chunk then owns, a TaskMessage payload into the message). A frame is written
-// at once when nothing is queued before it; only what the socket does not take waits for it to
-// be writable. Over TLS, a large body is read, and bulk frames are encrypted, at most
+// buffer that the chunk then owns, a TaskMessage payload into the message). Frames are written
+// once the network thread is done with the handler that queued them, all queued meanwhile
+// together; only what the socket does not take waits for it to be writable. Over TLS, a large body is read, and bulk frames are encrypted, at most
 // IdleLane::kBulkStep bytes per handler, the next step waiting in the network thread's bulk lane
 // (HandshakeParams::bulk_lane) behind every ready handler. After the TLS handshake and until the
 // drift handshake completes only Hello and HelloAuth are accepted, with a small frame limit;
@@ -26,6 +26,7 @@
 
 #include "migration/buffer_pool.h"
 #include "node/net/access_token.h"
+#include "protocol/frame_coalescing.h"
 #include "node/net/idle_lane.h"
 #include "node/net/tls_channel.h"
 #include "node/net/tls_context.h"
@@ -110,6 +111,7 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void on_tls_handshake();
   void tls_read_more();
   void tls_fill(std::span<std::uint8_t> rest, FrameHeader header);
+  void schedule_write();
   void write_next();
   void write_next_tls();
   void wait_writable();
@@ -151,6 +153,7 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   bool in_flight_bulk_ = false;     // in_flight_ came from bulk_queue_
   bool bulk_step_queued_ = false;   // TLS: the next step of writing bulk frames is in the lane
   bool writing_ = false;
+  bool write_posted_ = false;  // a write_next() is posted (schedule_write)
 };
 
 }  // namespace drift

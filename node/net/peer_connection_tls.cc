@@ -70,11 +70,14 @@ void PeerConnection::write_next_tls() {
       if (!ordinary && params_.bulk_lane && bulk_bytes >= IdleLane::kBulkStep) {
         return queue_bulk_step();
       }
-      auto& queue = ordinary ? write_queue_ : bulk_queue_;
-      in_flight_ = std::move(queue.front());
+      if (ordinary) {
+        in_flight_ = take_coalesced(write_queue_);  // frame_coalescing.h
+      } else {
+        in_flight_ = std::move(bulk_queue_.front());
+        bulk_queue_.pop_front();
+      }
       in_flight_done_ = 0;
       in_flight_bulk_ = !ordinary;
-      queue.pop_front();
     }
     const auto rest = buffers_of(in_flight_, in_flight_done_)[0];
     auto taken = tls_->write({static_cast<const std::uint8_t*>(rest.data()), rest.size()});
@@ -129,14 +132,22 @@ void PeerConnection::wait_writable() {
 // handled from the event loop, as an async read's would be, never by recursion.
 void PeerConnection::tls_read_more() {
   auto self = shared_from_this();
-  auto n = tls_->read({read_buf_.data() + read_end_, read_buf_.size() - read_end_});
-  if (tls_->has_output()) write_next_tls();  // what reading may have made it say (an alert)
-  if (!n) {
-    const bool in_frame = read_end_ > read_begin_;
-    return close(in_frame ? "connection lost in a frame: " + n.error() : n.error());
+  // Every record there is, while the buffer has room: one handler for a burst of small frames
+  // (a record each), not one per record.
+  std::size_t got = 0;
+  while (read_end_ + got < read_buf_.size()) {
+    auto n = tls_->read({read_buf_.data() + read_end_ + got, read_buf_.size() - read_end_ - got});
+    if (!n) {
+      const bool in_frame = read_end_ + got > read_begin_;
+      if (tls_->has_output()) write_next_tls();  // an alert
+      return close(in_frame ? "connection lost in a frame: " + n.error() : n.error());
+    }
+    if (*n == 0) break;
+    got += *n;
   }
-  if (*n > 0) {
-    return asio::post(socket_.get_executor(), [self, got = *n] {
+  if (tls_->has_output()) write_next_tls();  // what reading may have made it say (an alert)
+  if (got > 0) {
+    return asio::post(socket_.get_executor(), [self, got] {
       if (self->closed()) return;
       self->read_end_ += got;
       self->parse_frames();

@@ -1,7 +1,7 @@
 // FrameLink over a real socket pair: messages of every size arrive whole and in order (a large
 // TaskMessage's payload and WorkerStateBytes' bytes read straight into their vectors, a large
-// message of another type through a body buffer), and a frame whose head lies about its length
-// closes the link with the reason.
+// message of another type through a body buffer), a frame whose head lies about its length
+// closes the link with the reason, and a frame queued just before close() still goes.
 #include "sdk/frame_link.h"
 
 #include <gtest/gtest.h>
@@ -87,6 +87,21 @@ TEST(FrameLink, AFrameWhoseVectorLengthDisagreesWithItsBodyClosesTheLink) {
   p.run_until(1);
   EXPECT_TRUE(p.received.empty());
   EXPECT_NE(p.closed.find("bad frame: bad TaskMessage body"), std::string::npos) << p.closed;
+}
+
+// Frames are written once the thread is done with what it is doing; one queued just before the
+// link is closed (a last answer) still goes.
+TEST(FrameLink, AFrameQueuedJustBeforeCloseIsStillWritten) {
+  Pair p;
+  TaskMessage m;
+  m.from = {7, 1};
+  m.to = {7, 2};
+  m.payload = pattern(100, 5);
+  p.a->send(make_frame(encode_worker(m)));
+  p.a->close("done");
+  p.run_until(1);
+  ASSERT_EQ(p.received.size(), 1u);
+  EXPECT_TRUE(p.received[0] == WorkerMessage{m});
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The worker's task host (sdk/worker_host.h) driven through its protocol without a daemon: a
 // move's state is written and loaded on the state thread — or, when small, on the I/O thread — so
 // neither waits for a pool whose only thread runs another task's handler, and a task asked for
-// something while its state is being written does it only after the capture.
+// something while its state is being written does it only after the capture; the reports of a
+// burst of handlers reach the daemon in one write.
 #include "sdk/worker_host.h"
 
 #include <gtest/gtest.h>
@@ -215,6 +216,7 @@ class WorkerHostTest : public ::testing::Test {
  private:
   void sent(const std::vector<Frame>& frames) {
     std::lock_guard lock(mutex_);
+    std::size_t reports = 0;
     for (const Frame& f : frames) {
       std::vector<std::uint8_t> bytes;  // a state piece is all tail, its header in front
       if (f.head) bytes.assign(f.head->begin(), f.head->end());
@@ -226,14 +228,26 @@ class WorkerHostTest : public ::testing::Test {
       auto msg = decode_worker_body(
           header->type, std::span<const std::uint8_t>(bytes).subspan(kFrameHeaderSize));
       ASSERT_TRUE(msg.is_ok()) << msg.error();
+      if (std::holds_alternative<WorkerEffects>(*msg)) ++reports;
       out_.push_back(std::move(*msg));
     }
+    if (reports > 0) report_writes_.push_back(reports);
     cv_.notify_all();
   }
 
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<WorkerMessage> out_;
+
+ protected:
+  // How many WorkerEffects each write to the daemon that had any carried.
+  std::vector<std::size_t> report_writes() {
+    std::lock_guard lock(mutex_);
+    return report_writes_;
+  }
+
+ private:
+  std::vector<std::size_t> report_writes_;
 };
 
 TEST_F(WorkerHostTest, AnIdleTasksCaptureDoesNotWaitForAPoolBusyWithAnotherTask) {
@@ -318,6 +332,17 @@ TEST_F(WorkerHostTest, AMessageForATaskWhoseStateIsBeingWrittenWaitsForTheCaptur
   ASSERT_TRUE(effects.has_value()) << "the held message never ran";
   EXPECT_EQ(probe_.received.load(), 1);
   EXPECT_FALSE(probe_.received_while_saving.load());
+}
+
+// The reports of handlers that ran one behind the other on the pool reach the daemon in one
+// write (sdk/effects_hold.h): the root wakes once for them, not once per task.
+TEST_F(WorkerHostTest, TheReportsOfABurstOfHandlersGoInOneWrite) {
+  handle(WorkerCreate{{0, 1, 2}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  handle(WorkerStart{});  // task 0's start() holds the pool's only thread; 1's and 2's queue
+  probe_.start_gate.open();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(next<WorkerEffects>().has_value()) << i;
+  EXPECT_EQ(report_writes(), (std::vector<std::size_t>{3}));
 }
 
 }  // namespace
