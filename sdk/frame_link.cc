@@ -1,10 +1,10 @@
 #include "sdk/frame_link.h"
 
-#include "protocol/frame_coalescing.h"
-
 #include <array>
-#include <vector>
 #include <cstring>
+#include <vector>
+
+#include "protocol/frame_coalescing.h"
 
 namespace drift {
 

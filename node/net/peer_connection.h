@@ -6,9 +6,10 @@
 // a body too large for it is read straight into its final buffer (a state chunk into a pooled
 // buffer that the chunk then owns, a TaskMessage payload into the message). Frames are written
 // once the network thread is done with the handler that queued them, all queued meanwhile
-// together; only what the socket does not take waits for it to be writable. Over TLS, a large body is read, and bulk frames are encrypted, at most
-// IdleLane::kBulkStep bytes per handler, the next step waiting in the network thread's bulk lane
-// (HandshakeParams::bulk_lane) behind every ready handler. After the TLS handshake and until the
+// together (small ones sealed as one TLS record: protocol/frame_coalescing.h); only what the
+// socket does not take waits for it to be writable. Over TLS, a large body is read, and bulk
+// frames are encrypted, at most IdleLane::kBulkStep bytes per handler, the next step waiting in
+// the network thread's bulk lane (HandshakeParams::bulk_lane) behind every ready handler. After the TLS handshake and until the
 // drift handshake completes only Hello and HelloAuth are accepted, with a small frame limit;
 // anything else closes the connection. A decode error closes this connection only, with the
 // reason logged. All methods run on the network thread.
@@ -26,10 +27,10 @@
 
 #include "migration/buffer_pool.h"
 #include "node/net/access_token.h"
-#include "protocol/frame_coalescing.h"
 #include "node/net/idle_lane.h"
 #include "node/net/tls_channel.h"
 #include "node/net/tls_context.h"
+#include "protocol/frame_coalescing.h"
 #include "protocol/out_frame.h"
 #include "protocol/codec.h"
 #include "protocol/frame.h"
