@@ -97,7 +97,7 @@ void WorkerHost::emit(Frame frame, bool overtakes_held) {
   if (!outbox_) send_(std::move(local));
 }
 
-void WorkerHost::report(WorkerEffects& report) {
+void WorkerHost::report(const WorkerEffects& report) {
   Frame frame = make_frame(encode_worker(report));
   const bool urgent = report.finished || report.failed || report.checkpoint;
   if (!urgent && hold_.hold(frame)) return;

@@ -83,7 +83,7 @@ class WorkerHost {
   std::shared_ptr<TaskSlot> find(std::uint32_t index) const;
   void reply(const WorkerMessage& msg);
   // A handler's report: held while the worker is busy, if nothing in it is urgent.
-  void report(WorkerEffects& report);
+  void report(const WorkerEffects& report);
   // A frame for the daemon: into the outbox while a handler's effects are being handed on (they
   // go in one write), else at once; after the reports held, unless it is a task's message
   // (`overtakes_held`).
