@@ -80,7 +80,9 @@ TEST_F(ClusterTest, MembersProveACertificateOfTheClusterCaWhenOneIsConfigured) {
   const std::string cluster_name = connection->daemon_hello().cluster;
   auto secret_only = open_member_connection(cluster().node_endpoint(1),
                                             connect_options(1).secret, cluster_name, 98);
-  if (secret_only.is_ok()) EXPECT_TRUE(closed_by_daemon(**secret_only));
+  if (secret_only.is_ok()) {
+    EXPECT_TRUE(closed_by_daemon(**secret_only));
+  }
   EXPECT_TRUE(log_says(1, "node 98 showed the cluster secret but no certificate of the cluster CA"))
       << log_of(1);
 
@@ -92,7 +94,9 @@ TEST_F(ClusterTest, MembersProveACertificateOfTheClusterCaWhenOneIsConfigured) {
   ASSERT_TRUE(intruder.is_ok()) << intruder.error();
   SSL_CTX_set_verify((*intruder)->ssl().native_handle(), SSL_VERIFY_NONE, nullptr);
   auto stream = ctl::TcpStream::connect(cluster().node_endpoint(1), ctl::Clock::now() + 5s, *intruder);
-  if (stream.is_ok()) EXPECT_TRUE(closed_by_daemon(**stream));
+  if (stream.is_ok()) {
+    EXPECT_TRUE(closed_by_daemon(**stream));
+  }
   EXPECT_TRUE(log_says(1, "certificate verify failed")) << log_of(1);
 
   // The members are all still there.

@@ -14,19 +14,16 @@
 #include "ctl/tasks_query.h"
 #include "protocol/codec.h"
 #include "tests/integration/poll.h"
+#include "tests/integration/sanitized_build.h"
 
 namespace fs = std::filesystem;
 
 namespace drift::test {
 
 namespace {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-// Instrumented, every copy of a state is checked byte by byte: a 100 MB move that takes 1-2 s
-// took 4-13 s under ThreadSanitizer on the 2-core machine.
-constexpr auto kRoundTrip = std::chrono::seconds(45);
-#else
-constexpr auto kRoundTrip = std::chrono::seconds(15);  // a move of a few MB on a busy machine
-#endif
+// A move of a few MB on a busy machine. Instrumented, every copy of a state is checked byte by
+// byte: a 100 MB move that takes 1-2 s took 4-13 s under ThreadSanitizer on the 2-core machine.
+constexpr auto kRoundTrip = std::chrono::seconds(kSanitizedBuild ? 45 : 15);
 constexpr auto kQueryTimeout = std::chrono::milliseconds(5000);
 }  // namespace
 

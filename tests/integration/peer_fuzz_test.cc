@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <fstream>
 #include <thread>
 
 #include "ctl/job_client.h"
@@ -13,6 +12,7 @@
 #include "ctl/status_query.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/peer_fuzzer.h"
+#include "tests/integration/proc_status.h"
 
 namespace drift::test {
 namespace {
@@ -21,14 +21,6 @@ using namespace std::chrono_literals;
 
 constexpr int kPeerFuzzSlot = 40;
 constexpr int kFrames = 20000;
-
-long rss_kib(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(in, line);) {
-    if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
-  }
-  return -1;
-}
 
 TEST_F(ClusterTest, AnAuthenticatedPeerSendingAnythingKillsNoDaemonAndNoJob) {
   ASSERT_NO_FATAL_FAILURE(start_cluster(3, kPeerFuzzSlot));
@@ -40,7 +32,7 @@ TEST_F(ClusterTest, AnAuthenticatedPeerSendingAnythingKillsNoDaemonAndNoJob) {
   ASSERT_TRUE(member.is_ok()) << member.error();
   const std::string cluster_name = (*member)->daemon_hello().cluster;
   member->reset();
-  const long rss_before = rss_kib(cluster().pid(3));
+  const long rss_before = proc_status_field(cluster().pid(3), "VmRSS:");
 
   JobSpec spec = ctl::job_spec("heat2d", 4, 60, {{"size", "96x96"}});
   auto serial = reference_run(spec);
@@ -87,7 +79,7 @@ TEST_F(ClusterTest, AnAuthenticatedPeerSendingAnythingKillsNoDaemonAndNoJob) {
     auto status = ctl::query_status(connect_options(k), 5s);
     EXPECT_TRUE(status.is_ok()) << "node " << k << ": " << (status ? "" : status.error());
   }
-  const long rss_after = rss_kib(cluster().pid(3));
+  const long rss_after = proc_status_field(cluster().pid(3), "VmRSS:");
   std::cout << "node 3: " << rss_before << " KiB before, " << rss_after << " KiB after\n";
   EXPECT_GT(rss_after, 0) << "node 3 is gone";
   EXPECT_LT(rss_after, rss_before + 256 * 1024) << "node 3's memory grew by more than 256 MiB";

@@ -75,7 +75,9 @@ TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
       return true;
     })) << "failure " << failure << ": no node took the job over from node " << old_root;
     std::cout << "node " << root << " took the job over\n";
-    if (pause) ASSERT_TRUE(cluster().kill(static_cast<int>(old_root), SIGCONT).is_ok());
+    if (pause) {
+      ASSERT_TRUE(cluster().kill(static_cast<int>(old_root), SIGCONT).is_ok());
+    }
   }
   std::optional<JobEntry> last;
   ASSERT_TRUE(poll_until(90s, 200ms, [&] {
