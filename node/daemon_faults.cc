@@ -80,15 +80,13 @@ void Daemon::fence(const std::string& reason) {
   // The jobs go on elsewhere (rolled back by their roots, or by the deputies of those rooted
   // here), and may be rolled back onto this node again once it has rejoined: they are dropped
   // here, not ended.
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> roots;  // (root, job) of tasks dropped
+  std::set<std::uint64_t> dropped(jobs.begin(), jobs.end());  // tasks or checkpoint copies
   for (std::uint64_t job : jobs) {
-    if (auto info = host_.job_info(job); info && info->root != config_.node_id) {
-      roots.emplace_back(info->root, job);
-    }
     reset_job(job);
     host_.end(job);
     orphans_.erase(job);
   }
+  for (std::uint64_t job : recovery_.jobs()) dropped.insert(job);
   recovery_.clear();
   const auto handovers = coordinator_.abandon_all("was declared dead");
   const std::uint64_t old_incarnation = incarnation_;
@@ -103,10 +101,20 @@ void Daemon::fence(const std::string& reason) {
   // dead.
   for (const auto& [deputy, job] : handovers) send_to_node(deputy, DeputyOrder{job, true});
   // A root that did not see us declared dead (only some node did, e.g. one that came back from
-  // a partition) would wait for the tasks dropped here until its stall watchdog: tell it.
-  for (const auto& [root, job] : roots) {
-    send_to_node(root, NodeLeaving{job, config_.node_id, "it was declared dead by some node and "
-                                                         "fenced itself, dropping its tasks"});
+  // a partition) would wait for the tasks dropped here until its stall watchdog, and a root
+  // counting on the checkpoint copies dropped here would restore from nothing: tell it. Which
+  // node is a job's root now this node may not know (the job may have been taken over while
+  // it was paused; it may have been the root itself): every member hears it, and the members
+  // not rooting the job ignore it.
+  for (std::uint64_t job : dropped) {
+    const NodeLeaving leaving{job, config_.node_id,
+                              "it was declared dead by some node and fenced itself, dropping "
+                              "its tasks and checkpoint copies"};
+    for (const Member& m : table_.members()) {
+      if (m.info.node_id != config_.node_id && m.info.state != MemberState::kDead) {
+        send_to_node(m.info.node_id, leaving);
+      }
+    }
   }
 }
 

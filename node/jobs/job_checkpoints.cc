@@ -13,8 +13,11 @@ bool JobCheckpoints::due(std::uint64_t step, std::uint64_t total, TimePoint now)
   if (step + 1 >= total) return false;  // the job ends with this step: nothing to save
   if (forced_) return true;
   if (!pending_.empty()) {
+    const auto& [pending_step, pending] = *pending_.rbegin();
     const auto patience = 4 * std::max(policy_.interval, std::chrono::milliseconds(1000));
-    if (now - pending_.rbegin()->second.began < patience) return false;
+    const bool given_up = now - pending.began >= patience ||
+                          (policy_.every_steps > 0 && step >= pending_step + 4 * policy_.every_steps);
+    if (!given_up) return false;
   }
   if (policy_.every_steps > 0 && (step + 1) % policy_.every_steps == 0) return true;
   constexpr int kSpacing = 20;  // at most 1/20 of the job's time in checkpoints

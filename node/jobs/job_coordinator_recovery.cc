@@ -252,8 +252,19 @@ void JobCoordinator::on_worker_lost(const WorkerLost& lost) {
 void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
   Job* job = find(leaving.job);
   if (!job) return;
-  // Already recovered without it, or recovering because it died.
-  if (!job->nodes.count(leaving.node)) return;
+  if (!job->nodes.count(leaving.node)) {
+    // None of its tasks (it never had any, or the job recovered without it), but the checkpoint
+    // copies it kept went with it: a restore uses the other copies, and the job checkpoints
+    // again at the next step, also in place of a pending checkpoint whose copies it was
+    // receiving (their acknowledgements will never come).
+    const bool held = job->checkpoints->holds_copy(leaving.node);
+    if (!held && job->checkpoints->pending() == 0) return;
+    job->checkpoints->lose_copies(leaving.node);
+    job->checkpoints->force_next();
+    spdlog::info("job {:#x}: node {} dropped the checkpoint copies it kept ({}); checkpointing "
+                 "again", job->id, leaving.node, leaving.reason);
+    return;
+  }
   if (job->recovering && job->recovering->failed_node == leaving.node) return;
   recover(*job, leaving.node, "node " + std::to_string(leaving.node) + " left: " + leaving.reason);
 }

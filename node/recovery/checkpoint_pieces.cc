@@ -89,4 +89,12 @@ void CheckpointAssembler::drop_job(std::uint64_t job) {
   std::erase_if(partial_, [job](const auto& entry) { return entry.first.job == job; });
 }
 
+std::vector<std::uint64_t> CheckpointAssembler::jobs() const {
+  std::vector<std::uint64_t> out;
+  for (const auto& [task, partial] : partial_) {
+    if (out.empty() || out.back() != task.job) out.push_back(task.job);  // TaskId orders by job
+  }
+  return out;
+}
+
 }  // namespace drift

@@ -46,6 +46,8 @@ class CheckpointAssembler {
   void drop_job(std::uint64_t job);
   void clear() { partial_.clear(); }
   std::size_t pending() const { return partial_.size(); }
+  // The jobs it is gathering a copy of, ascending.
+  std::vector<std::uint64_t> jobs() const;
   // Why the last add() refused its piece; empty if it did not.
   const std::string& why() const { return why_; }
 

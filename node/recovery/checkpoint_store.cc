@@ -29,6 +29,13 @@ void CheckpointStore::discard_after(std::uint64_t job, std::uint64_t step) {
 
 void CheckpointStore::drop_job(std::uint64_t job) { jobs_.erase(job); }
 
+std::vector<std::uint64_t> CheckpointStore::jobs() const {
+  std::vector<std::uint64_t> out;
+  out.reserve(jobs_.size());
+  for (const auto& [job, steps] : jobs_) out.push_back(job);
+  return out;
+}
+
 std::uint64_t CheckpointStore::bytes() const {
   std::uint64_t sum = 0;
   for (const auto& [job, steps] : jobs_) {

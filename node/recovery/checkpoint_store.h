@@ -29,6 +29,8 @@ class CheckpointStore {
 
   std::uint64_t bytes() const;
   std::size_t copies() const;
+  // The jobs it has copies of, ascending.
+  std::vector<std::uint64_t> jobs() const;
   // Steps the job has copies of here, ascending.
   std::vector<std::uint64_t> steps(std::uint64_t job) const;
   // Task indices the job has copies of here at `step`, ascending.

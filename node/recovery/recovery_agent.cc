@@ -45,10 +45,12 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
   const CheckpointAck ack{copy.task, copy.generation, copy.step, from, messenger_.self_id()};
   const std::uint32_t home = locations_.home(copy.task.job);
   messenger_.send_to_node(home, ack);
-  // A node that hosts none of the job's tasks may never have heard that its root changed (it
-  // rejoined after the takeover's rollback): the task's host, which has, passes the
-  // acknowledgement on too (Daemon's dispatch). The root counts each task's once.
-  if (!host_.knows_job(copy.task.job) && from != home) messenger_.send_to_node(from, ack);
+  // The root this node knows may not be the job's root: it never heard that the root changed
+  // (it rejoined after the takeover's rollback), or it is a node the cluster has just declared
+  // dead that still believes itself the root, and would swallow the acknowledgement — the
+  // checkpoint would never commit. The task's node, which took part in the new root's rollback,
+  // passes it on too (Daemon's dispatch); the root counts each task's once.
+  if (from != home) messenger_.send_to_node(from, ack);
 }
 
 void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State state) {
@@ -77,6 +79,15 @@ void RecoveryAgent::clear() {
   pieces_.clear();
   if (disk_) disk_->clear();
   unclaimed_.clear();
+}
+
+std::vector<std::uint64_t> RecoveryAgent::jobs() const {
+  std::vector<std::uint64_t> out = store_.jobs();
+  const std::vector<std::uint64_t> gathering = pieces_.jobs();
+  out.insert(out.end(), gathering.begin(), gathering.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 void RecoveryAgent::on_commit(const CheckpointCommit& commit) {

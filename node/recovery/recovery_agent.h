@@ -1,6 +1,7 @@
 // A node's side of checkpoints and rollback recovery (docs/architecture.md §9). It keeps the checkpoint
 // copies of the tasks saved here (primary) and of a neighbour's (buddy), sends each saved state to
-// the buddy — the live member half way round the ring of ids — which acknowledges to the root,
+// the buddy — the live member half way round the ring of ids — which acknowledges to the root
+// (directly, and through the task's node, which knows the root for certain),
 // drops copies the root no longer needs, and carries out the root's rollback: the job's tasks
 // here are replaced by ones restored from the copies kept here (not started until the root says
 // every node is ready), and the job's routing state is reset to the new placement. Network
@@ -48,6 +49,8 @@ class RecoveryAgent {
   void on_member_alive();
   void drop_job(std::uint64_t job);
   void clear();  // fencing: nothing of ours is trusted any more
+  // The jobs it keeps copies of, or is gathering one of, ascending (what a fence drops).
+  std::vector<std::uint64_t> jobs() const;
 
   // checkpoint.disk: from now on every copy kept here is also written by `disk`. The copies a
   // previous run left there are taken back into memory, to be offered to their jobs' roots

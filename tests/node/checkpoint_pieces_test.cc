@@ -61,6 +61,18 @@ TEST(CheckpointPieces, AnEmptyStateIsOnePiece) {
   EXPECT_TRUE(whole->empty());
 }
 
+TEST(CheckpointPieces, ListsTheJobsItIsGatheringCopiesOf) {
+  auto state = piece_bytes(1000);
+  CheckpointAssembler assembler;
+  for (TaskId task : {TaskId{7, 1}, TaskId{5, 2}, TaskId{7, 0}}) {
+    auto pieces = checkpoint_pieces(task, 1, 40, 3, state, 64);
+    EXPECT_FALSE(assembler.add(pieces[0]));
+  }
+  EXPECT_EQ(assembler.jobs(), (std::vector<std::uint64_t>{5, 7}));
+  assembler.drop_job(5);
+  EXPECT_EQ(assembler.jobs(), (std::vector<std::uint64_t>{7}));
+}
+
 TEST(CheckpointPieces, ReassemblesPiecesInOrder) {
   auto state = piece_bytes(1000);
   auto pieces = checkpoint_pieces({5, 2}, 1, 40, 3, state, 64);

@@ -24,6 +24,17 @@ TEST(CheckpointStore, FindsWhatWasPutByTaskAndStep) {
   EXPECT_EQ(store.copies(), 3u);
 }
 
+TEST(CheckpointStore, ListsTheJobsItHasCopiesOf) {
+  CheckpointStore store;
+  EXPECT_TRUE(store.jobs().empty());
+  store.put({9, 1}, 10, state_bytes(1, 1));
+  store.put({4, 0}, 10, state_bytes(1, 1));
+  store.put({9, 2}, 20, state_bytes(1, 1));
+  EXPECT_EQ(store.jobs(), (std::vector<std::uint64_t>{4, 9}));
+  store.drop_job(4);
+  EXPECT_EQ(store.jobs(), (std::vector<std::uint64_t>{9}));
+}
+
 TEST(CheckpointStore, CommitDropsOlderStepsOfThatJobOnly) {
   CheckpointStore store;
   store.put({9, 1}, 10, state_bytes(1, 1));

@@ -50,6 +50,23 @@ TEST(JobCheckpoints, NoneIsDueWhileThePreviousIsStillBeingStored) {
       c.due(9, 100, kCheckpointsT0 + 6700ms));  // forced (a recovery) goes ahead all the same
 }
 
+// A job checkpointing by steps only (a fast job: 20 steps go by in milliseconds) must not wait
+// 4 s of pending for an acknowledgement that will never come (its copy went to a node that
+// fenced itself): after 4 times every_steps steps the next checkpoint goes ahead.
+TEST(JobCheckpoints, APendingOneHoldsAStepPolicyBackForFourTimesItsStepsAtMost) {
+  JobCheckpoints c(2, CheckpointPolicy{20, 0ms}, kCheckpointsT0);
+  c.begin(119, {}, kCheckpointsT0);
+  EXPECT_FALSE(c.acknowledge(0, 119, {1, 2}));  // task 1's acknowledgement is lost
+  EXPECT_FALSE(c.due(139, 1000, kCheckpointsT0 + 10ms));
+  EXPECT_FALSE(c.due(179, 1000, kCheckpointsT0 + 20ms));
+  EXPECT_TRUE(c.due(199, 1000, kCheckpointsT0 + 30ms));  // 80 steps after it began
+  c.begin(199, {}, kCheckpointsT0 + 30ms);
+  EXPECT_FALSE(c.acknowledge(0, 199, {1, 2}));
+  EXPECT_TRUE(c.acknowledge(1, 199, {2, 1}));
+  EXPECT_EQ(c.committed()->step, 199u);
+  EXPECT_EQ(c.pending(), 0u);  // the older one is gone with it
+}
+
 // A big state on a slow node takes long to save and copy: the next checkpoint by time waits 20
 // times what the last took, so checkpoints never take more than ~5 % of the job's time.
 TEST(JobCheckpoints, TheIntervalStretchesToTwentyTimesWhatTheLastCheckpointTook) {
