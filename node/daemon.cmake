@@ -15,6 +15,7 @@ add_library(drift_node
   balance/balancer_service.cc
   jobs/job_coordinator.cc
   jobs/job_coordinator_recovery.cc
+  jobs/job_coordinator_losses.cc
   jobs/job_coordinator_takeover.cc
   jobs/job_coordinator_jobs.cc
   jobs/job_queue.cc

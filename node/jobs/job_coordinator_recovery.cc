@@ -1,7 +1,8 @@
 // The root's side of checkpoints and rollback recovery (docs/architecture.md §9), part of JobCoordinator:
-// when a step boundary is due for a checkpoint, which acknowledgements commit it, and what
-// happens when a node of the job dies — every task rolls back to the committed checkpoint (or to
-// the start if there is none) on the live nodes, and the job resumes once every node is ready.
+// when a step boundary is due for a checkpoint, which acknowledgements commit it, and the
+// rollback itself — every task goes back to the committed checkpoint (or to the start if there is
+// none) on the live nodes, and the job resumes once every node is ready. What sets a rollback off
+// is in job_coordinator_losses.cc.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -72,47 +73,6 @@ void JobCoordinator::on_checkpoint_ack(const CheckpointAck& ack) {
     messenger_.send_to_node(node, CheckpointCommit{job->id, ack.step});
   }
   send_record(*job);
-}
-
-void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name) {
-  std::vector<std::uint64_t> hit, lost_deputy;
-  for (auto& [id, job] : jobs_) {
-    if (job.deputy == node_id) lost_deputy.push_back(id);
-    const bool hosted = job.nodes.count(node_id) > 0;
-    const bool waited = job.recovering && job.recovering->waiting.count(node_id) > 0;
-    const bool held = job.checkpoints->holds_copy(node_id);
-    job.checkpoints->lose_copies(node_id);  // it may rejoin, but empty
-    if (hosted || waited) {
-      hit.push_back(id);
-    } else if (held) {
-      job.checkpoints->force_next();  // one copy left of some tasks: make two again
-    }
-  }
-  for (std::uint64_t id : hit) {
-    if (Job* job = find(id)) recover(*job, node_id, "node " + std::to_string(node_id) + " (" + name + ") died");
-  }
-  for (std::uint64_t id : lost_deputy) {
-    if (Job* job = find(id); job && job->deputy == node_id) send_record(*job);  // a new deputy
-  }
-  std::vector<JobRecord> orphans;
-  for (const auto& [id, record] : records_) {
-    if (record.root == node_id) orphans.push_back(record);
-  }
-  for (const JobRecord& record : orphans) {
-    take_over(record, "its root, node " + std::to_string(node_id) + " (" + name + "), died");
-  }
-  // The queue: a dead deputy's records are gone (the next retry sends them to the new one);
-  // the queued jobs of a dead root wait here now.
-  for (QueuedJob& q : queue_) {
-    if (q.deputy == node_id) q.deputy = 0;
-  }
-  std::vector<QueuedJobRecord> queued_orphans;
-  for (const auto& [id, record] : queued_records_) {
-    if (record.root == node_id) queued_orphans.push_back(record);
-  }
-  for (const QueuedJobRecord& record : queued_orphans) {
-    take_over_queued(record, "its root, node " + std::to_string(node_id) + " (" + name + "), died");
-  }
 }
 
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
@@ -229,60 +189,6 @@ void JobCoordinator::sweep_awaiting(Job& job, Clock::time_point now) {
   char why[64];
   std::snprintf(why, sizeof why, "no node restarted with them within %g s", wait_s);
   fail(job.id, r.cause + " and the job cannot roll back: " + r.missing + ", and " + why);
-}
-
-void JobCoordinator::on_worker_lost(const WorkerLost& lost) {
-  Job* job = find(lost.job);
-  if (!job || lost.generation != job->generation) return;  // rolled back meanwhile
-  if (job->recovering && job->recovering->waiting.count(lost.node) == 0 && lost.tasks.empty()) {
-    return;
-  }
-  std::string tasks;
-  for (std::uint32_t t : lost.tasks) tasks += (tasks.empty() ? "" : ", ") + std::to_string(t);
-  const std::string cause = "on node " + std::to_string(lost.node) + ", " +
-                            (lost.tasks.size() == 1 ? "task " : "tasks ") +
-                            (tasks.empty() ? std::string("(none yet)") : tasks) + ": " +
-                            lost.reason;
-  if (++job->workers_lost >= 2) {
-    return fail(job->id, "a worker of the job was lost a second time, so it ends: " + cause);
-  }
-  recover(*job, 0, cause);
-}
-
-void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
-  Job* job = find(leaving.job);
-  if (!job) return;
-  if (!job->nodes.count(leaving.node)) {
-    // None of its tasks (it never had any, or the job recovered without it), but the checkpoint
-    // copies it kept went with it: a restore uses the other copies, and the job checkpoints
-    // again at the next step, also in place of a pending checkpoint whose copies it was
-    // receiving (their acknowledgements will never come).
-    const bool held = job->checkpoints->holds_copy(leaving.node);
-    if (!held && job->checkpoints->pending() == 0) return;
-    job->checkpoints->lose_copies(leaving.node);
-    job->checkpoints->force_next();
-    spdlog::info("job {:#x}: node {} dropped the checkpoint copies it kept ({}); checkpointing "
-                 "again", job->id, leaving.node, leaving.reason);
-    return;
-  }
-  if (job->recovering && job->recovering->failed_node == leaving.node) return;
-  recover(*job, leaving.node, "node " + std::to_string(leaving.node) + " left: " + leaving.reason);
-}
-
-void JobCoordinator::on_node_left(const NodeLeft& left) {
-  Job* job = find(left.job);
-  if (!job || job->recovering) return;  // a recovery places the tasks on live nodes anyway
-  job->nodes.erase(left.node);
-  // Its copies of the committed checkpoint left with it: a restore would use the other copy, and
-  // the next step checkpoints again, so that every task has two copies once more before the next
-  // node leaves or fails (a rolling upgrade takes the members down one after another).
-  const bool held_copies = job->checkpoints->holds_copy(left.node);
-  if (held_copies) {
-    job->checkpoints->lose_copies(left.node);
-    job->checkpoints->force_next();
-  }
-  spdlog::info("job {:#x}: node {} left it cleanly (its tasks moved away first{})", job->id,
-               left.node, held_copies ? "; checkpointing again for the copies it held" : "");
 }
 
 void JobCoordinator::on_rollback_ready(const RollbackReady& ready) {
