@@ -15,8 +15,9 @@ bool JobCheckpoints::due(std::uint64_t step, std::uint64_t total, TimePoint now)
   if (!pending_.empty()) {
     const auto& [pending_step, pending] = *pending_.rbegin();
     const auto patience = 4 * std::max(policy_.interval, std::chrono::milliseconds(1000));
-    const bool given_up = now - pending.began >= patience ||
-                          (policy_.every_steps > 0 && step >= pending_step + 4 * policy_.every_steps);
+    const bool steps_up =
+        policy_.every_steps > 0 && step >= pending_step + 4 * policy_.every_steps;
+    const bool given_up = steps_up || now - pending.began >= patience;
     if (!given_up) return false;
   }
   if (policy_.every_steps > 0 && (step + 1) % policy_.every_steps == 0) return true;

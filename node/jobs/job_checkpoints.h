@@ -51,9 +51,10 @@ class JobCheckpoints {
   // still being stored (not every task acknowledged it) none is due: a state that takes longer
   // than the interval to copy stretches the interval instead of overlapping copies of it on the
   // same slow partner (docs/architecture.md §9). A pending one older than 4 intervals, or 4
-  // times every_steps steps (an acknowledgement lost), no longer holds the next back. And a checkpoint by time comes at most
-  // every 20 times what the last one took from its start to its commit, so checkpoints cost a
-  // job at most about 5 % of its time however slow saving and copying its states is.
+  // times every_steps steps (an acknowledgement lost), no longer holds the next back. And a
+  // checkpoint by time comes at most every 20 times what the last one took from its start to its
+  // commit, so checkpoints cost a job at most about 5 % of its time however slow saving and
+  // copying its states is.
   bool due(std::uint64_t step, std::uint64_t total, TimePoint now) const;
   // The root sends step's reduction marked as a checkpoint.
   void begin(std::uint64_t step, std::vector<double> values, TimePoint now);

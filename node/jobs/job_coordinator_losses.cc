@@ -24,7 +24,9 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
     }
   }
   for (std::uint64_t id : hit) {
-    if (Job* job = find(id)) recover(*job, node_id, "node " + std::to_string(node_id) + " (" + name + ") died");
+    if (Job* job = find(id)) {
+      recover(*job, node_id, "node " + std::to_string(node_id) + " (" + name + ") died");
+    }
   }
   for (std::uint64_t id : lost_deputy) {
     if (Job* job = find(id); job && job->deputy == node_id) send_record(*job);  // a new deputy
