@@ -143,7 +143,7 @@ void Daemon::on_node_message(std::uint32_t from, WireMessage&& msg) {
         } else if constexpr (std::is_same_v<T, CheckpointAck>) {
           const std::uint32_t home = locations_.home(m.task.job);
           if (home != config_.node_id && from == m.buddy && host_.knows_job(m.task.job)) {
-            send_to_node(home, m);  // a copy holder that may not know the root (on_copy)
+            send_to_node(home, m);  // from a copy holder whose root may be stale (on_copy)
           } else {
             coordinator_.on_checkpoint_ack(m);
           }
