@@ -377,7 +377,17 @@ void MigrationService::install(Incoming& in) {
   };
   if (in.stream) return host_.install_streaming(*info, offer.task, offer.epoch, in.stream, done);
   auto state = std::make_shared<const StatePieces>(in.assembler.take());
-  host_.install(*info, offer.task, offer.epoch, std::move(state), done);
+  // A small state into a worker that is up already (it made or loaded a task): the task lives
+  // here once its state is handed over, and the source learns so at once, while the worker loads
+  // it (one round trip to the worker less on the move's path). Its load failing after that is
+  // the job's loss here, as a worker's death is: it rolls back. A large state, or a worker still
+  // to start, is loaded first (either can fail for want of memory, then the task runs on at the
+  // source).
+  const TaskId task = offer.task;
+  const std::uint64_t attempt = in.attempt;
+  const bool commit = offer.state_bytes <= kEagerBytes && host_.worker_up(task.job);
+  host_.install(*info, task, offer.epoch, std::move(state), done, commit);
+  if (commit) installed(task, attempt, Status::ok());
 }
 
 // The install finished (or failed): tell the source; what waited for the task moves on.
@@ -398,8 +408,8 @@ void MigrationService::installed(TaskId task, std::uint64_t attempt, Status stat
   }
   ++counters_.migrations_in;
   if (installed_hook_) installed_hook_(task, basis);
-  spdlog::debug("migration of {} from node {}: installed after {:.3f} ms", task_name(task), from,
-                ms_since(began));
+  spdlog::debug("migration of {} from node {}: {} after {:.3f} ms", task_name(task), from,
+                host_.loading(task) ? "handed to its worker" : "installed", ms_since(began));
   cache_.update(task, messenger_.self_id(), epoch);
   router_.on_installed(task);
   messenger_.send_to_node(from, MigrationDone{task, epoch, true, ""});

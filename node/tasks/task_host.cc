@@ -99,6 +99,7 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
     return lose(job, "its worker did not start: " + worker.error());
   }
   hosted->worker = *worker;
+  hosted->worker_up = false;
   const WorkerProcess* id = hosted->worker.get();
   // Set after start: they must know which worker it was, and the job may have a newer one.
   hosted->worker->on_message([this, job, id, alive = alive_](WorkerMessage&& msg) {
@@ -265,7 +266,8 @@ Status TaskHost::freeze(TaskId task) {
   if (t->frozen) return Status::error("task is already migrating");
   if (t->finished) return Status::error("task has finished");
   t->frozen = true;
-  send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kFreeze});
+  // Still loading after its last move: the worker hears of it once loaded (on_committed_load).
+  if (!t->loading) send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kFreeze});
   return Status::ok();
 }
 
@@ -276,7 +278,7 @@ void TaskHost::capture(TaskId task, CaptureSink sink) {
   Capture& c = hosted->captures[task.index];
   if (c.sink.done) c.sink.done(Status::error("a newer capture of the task began"));
   c = Capture{++hosted->attempts, std::move(sink), 0};
-  send(*hosted, WorkerCapture{task.index, c.attempt, c.sink.piece_bytes});
+  if (!t->loading) send(*hosted, WorkerCapture{task.index, c.attempt, c.sink.piece_bytes});
 }
 
 std::vector<HeldMessage> TaskHost::release(TaskId task) {
@@ -297,7 +299,7 @@ void TaskHost::resume(TaskId task) {
   if (!t || !t->frozen) return;
   t->frozen = false;
   hosted->captures.erase(task.index);  // an abandoned capture's pieces are not wanted
-  send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kResume});
+  if (!t->loading) send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kResume});
   if (paused_) return;  // unpause() delivers what it holds
   std::vector<HeldMessage> held = std::move(t->held);
   t->held.clear();
@@ -329,23 +331,36 @@ void TaskHost::unpause() {
 }
 
 void TaskHost::begin_install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                             std::uint64_t total, InstallDone done) {
+                             std::uint64_t total, InstallDone done, bool committed) {
   HostedJob& hosted = job_entry(std::move(job));
   Installing& in = hosted.installing[task.index];
   in.epoch = epoch;
   in.done = std::move(done);
+  in.committed = committed;
+  if (committed) {
+    HostedTask& t = hosted.tasks[task.index];
+    t.epoch = epoch;
+    t.running = true;  // it moved in running; the worker starts it once loaded
+    t.loading = true;
+  }
   send(hosted, WorkerInstall{task.index, total, true});
 }
 
+bool TaskHost::worker_up(std::uint64_t job) const {
+  auto it = jobs_.find(job);
+  return it != jobs_.end() && it->second.worker && it->second.worker_up;
+}
+
 void TaskHost::install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                       std::shared_ptr<const StatePieces> state, InstallDone done) {
+                       std::shared_ptr<const StatePieces> state, InstallDone done,
+                       bool committed) {
   if (find(task)) return done(Status::error("task already lives here"));
   if (HostedJob* h = find_job(task.job); h && h->installing.count(task.index)) {
     return done(Status::error("task is already arriving here"));
   }
   std::uint64_t total = 0;
   for (const auto& span : state->spans()) total += span.size();
-  begin_install(job, task, epoch, total, std::move(done));
+  begin_install(job, task, epoch, total, std::move(done), committed);
   HostedJob& hosted = *find_job(task.job);
   for (const auto& span : state->spans()) send_state(hosted, task.index, state, span);
 }
@@ -452,6 +467,11 @@ TaskHost::HostedJob* TaskHost::find_job(std::uint64_t job) {
 bool TaskHost::frozen(TaskId task) const {
   const HostedTask* t = find(task);
   return t && t->frozen;
+}
+
+bool TaskHost::loading(TaskId task) const {
+  const HostedTask* t = find(task);
+  return t && t->loading;
 }
 
 std::vector<std::uint64_t> TaskHost::jobs() const {

@@ -122,17 +122,25 @@ class TaskHost {
   void unpause();
   bool paused() const { return paused_; }
   // Migration, destination side: the task joins its job's worker here (started if need be),
-  // loaded from its state, and starts; `done` says how it went.
+  // loaded from its state, and starts; `done` says how it went. `committed`: the task lives
+  // here from this call on (the source let it go before the load): messages for it go to the
+  // worker, which holds them until the state is loaded, and a load that fails then is the
+  // job's loss here like a worker's death (`lost`), no longer the move's.
   using InstallDone = std::function<void(Status)>;
   void install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-               std::shared_ptr<const StatePieces> state, InstallDone done);
+               std::shared_ptr<const StatePieces> state, InstallDone done,
+               bool committed = false);
   // The same for a large state whose chunks are still arriving: each is handed on to the worker
   // as it comes. A failed `state` ends it with the reason.
   void install_streaming(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
                          std::shared_ptr<StateStream> state, InstallDone done);
 
   bool hosts(TaskId task) const { return find(task) != nullptr; }
+  // The job's worker here is up: it made or loaded a task (it started, took its setup, and
+  // loads what it is sent), and has not been replaced since.
+  bool worker_up(std::uint64_t job) const;
   bool frozen(TaskId task) const;
+  bool loading(TaskId task) const;
   bool knows_job(std::uint64_t job) const { return jobs_.count(job) > 0; }
   // The largest task state this node takes (a checkpoint a worker reports, a copy a peer sends).
   std::uint64_t max_state() const { return params_.max_state ? params_.max_state : std::uint64_t{1} << 36; }
@@ -162,6 +170,7 @@ class TaskHost {
     bool running = false;     // started: the job started here, or it moved in running
     bool frozen = false;
     bool finished = false;
+    bool loading = false;     // committed here, its state still loading in the worker
     std::vector<HeldMessage> held;
     double load = 0;
     TaskGrain grain;
@@ -177,6 +186,7 @@ class TaskHost {
   struct Installing {
     std::uint64_t epoch = 0;
     InstallDone done;  // null: a rollback's restore (the task is in `tasks` already)
+    bool committed = false;  // in `tasks` already, `loading`: a failed load loses the job here
     std::shared_ptr<StateStream> stream;
     std::thread pump;  // hands a streaming install's chunks on as they arrive
   };
@@ -186,6 +196,7 @@ class TaskHost {
     bool start_sent = false;  // WorkerStart: its tasks run
     std::shared_ptr<WorkerProcess> worker;
     bool launching = false;             // its executable is being found
+    bool worker_up = false;             // `worker` made or loaded a task
     std::vector<std::pair<Frame, bool>> unsent;  // frames for the worker before it runs
     std::vector<std::pair<std::vector<std::uint32_t>, Done>> creating;
     std::map<std::uint32_t, Installing> installing;
@@ -205,7 +216,7 @@ class TaskHost {
   void send_state(HostedJob& hosted, std::uint32_t index, std::shared_ptr<const void> owner,
                   std::span<const std::uint8_t> bytes);
   void begin_install(std::shared_ptr<const JobInfo> job, TaskId task, std::uint64_t epoch,
-                     std::uint64_t total, InstallDone done);
+                     std::uint64_t total, InstallDone done, bool committed = false);
 
   // Frames from a worker (task_host_worker.cc).
   void on_worker_message(std::uint64_t job, const WorkerProcess* worker, WorkerMessage&& msg);
@@ -214,6 +225,8 @@ class TaskHost {
   Status on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece);
   Status on_created(HostedJob& hosted, const WorkerCreated& created);
   Status on_installed(HostedJob& hosted, const WorkerInstalled& installed);
+  Status on_committed_load(HostedJob& hosted, TaskId id, InstallDone done,
+                           const WorkerInstalled& installed);
   Status on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& sized);
   Status on_capture_done(HostedJob& hosted, const WorkerCaptureDone& done);
   void on_worker_gone(std::uint64_t job, const WorkerProcess* worker,

@@ -235,6 +235,7 @@ Status TaskHost::on_created(HostedJob& hosted, const WorkerCreated& created) {
     return Status::error(why);
   }
   if (created.ok) {
+    hosted.worker_up = true;
     for (std::size_t i = 0; i < indices.size(); ++i) {
       auto t = hosted.tasks.find(indices[i]);
       const double load = created.loads[i];
@@ -265,6 +266,7 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
   }
   Installing in = std::move(it->second);
   hosted.installing.erase(it);
+  if (installed.ok) hosted.worker_up = true;
   // Handed over every piece and ended, normally; a worker answering early must not leave the
   // pump waiting for chunks (the join would block this thread).
   if (in.stream) in.stream->fail("the worker answered before the state was all in");
@@ -286,6 +288,7 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
     hooks_.effects(std::move(e));
     return Status::ok();
   }
+  if (in.committed) return on_committed_load(hosted, id, std::move(in.done), installed);
   if (!installed.ok) {
     in.done(Status::error(installed.error));
     return Status::ok();
@@ -295,6 +298,32 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
   t.load = load;
   t.running = true;  // it moved in running
   in.done(Status::ok());
+  return Status::ok();
+}
+
+// A task that lives here since its state arrived (the source let it go) has loaded, or not: then
+// it is lost, and with it the job here, as if its worker had died (a half-made task must not run
+// on), and its root rolls the job back. `hosted` is gone after a failed load.
+Status TaskHost::on_committed_load(HostedJob& hosted, TaskId id, InstallDone done,
+                                   const WorkerInstalled& installed) {
+  auto t = hosted.tasks.find(id.index);
+  if (installed.ok && t != hosted.tasks.end()) {
+    t->second.loading = false;
+    t->second.load = std::isfinite(installed.load) && installed.load >= 0 ? installed.load : 0;
+    // Asked to move on while it loaded: the freeze and the capture go to the worker now.
+    if (t->second.frozen) send(hosted, WorkerTaskControl{id.index, TaskControlAction::kFreeze});
+    if (auto c = hosted.captures.find(id.index); c != hosted.captures.end()) {
+      send(hosted, WorkerCapture{id.index, c->second.attempt, c->second.sink.piece_bytes});
+    }
+    if (done) done(Status::ok());
+    return Status::ok();
+  }
+  const std::string why = task_text(id.index) + " did not load here after its move: " +
+                          (installed.ok ? "it was dropped meanwhile" : installed.error);
+  if (done) done(Status::error(why));
+  spdlog::warn("job {:#x}: {}", id.job, why);
+  stop_worker(hosted, true);
+  lose(id.job, why);
   return Status::ok();
 }
 

@@ -4,14 +4,10 @@
 // one that hangs is rolled back by the stall watchdog; one over its memory limit is stopped and
 // named. An executable whose bytes do not match its hash is refused before anything runs; nodes
 // of an architecture a job has no executable for take no task of it, and driftctl names them.
-// The daemon's memory and threads do not grow with the jobs it ran. Workers run contained: at
-// nice 19 and SCHED_IDLE, all in one CPU cgroup of their daemon at the lowest weight, which goes
-// with the daemon.
+// The daemon's memory and threads do not grow with the jobs it ran. (How workers are contained:
+// worker_containment_test.cc.)
 #include <gtest/gtest.h>
-#include <sched.h>
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -19,16 +15,13 @@
 #include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 #include <vector>
 
-#include "ctl/app_executable.h"
 #include "ctl/job_client.h"
-#include "ctl/job_executables.h"
 #include "ctl/tasks_query.h"
 #include "node/workers/sha256.h"
 #include "protocol/codec.h"
-#include "tests/integration/cluster_test_fixture.h"
+#include "tests/integration/worker_fixture.h"
 #include "tests/integration/poll.h"
 #include "tests/integration/proc_status.h"
 
@@ -36,108 +29,6 @@ namespace fs = std::filesystem;
 
 namespace drift::test {
 namespace {
-
-fs::path faulty() { return fs::path(DRIFT_BUILD_DIR) / "test-apps" / "faulty"; }
-
-// Worker processes of daemon k: its children.
-std::set<pid_t> workers_of(pid_t daemon) {
-  std::set<pid_t> out;
-  std::error_code ec;
-  for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(daemon) + "/task", ec)) {
-    std::ifstream in(task.path() / "children");
-    for (pid_t pid; in >> pid;) out.insert(pid);
-  }
-  return out;
-}
-
-// The cpu line of /proc/PID/cgroup ("/drift-1-77-guests"); empty if none.
-std::string cpu_cgroup_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cgroup");
-  for (std::string line; std::getline(in, line);) {
-    const auto a = line.find(':'), b = line.find(':', a + 1);
-    if (b == std::string::npos) continue;
-    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
-    if (controllers.find(",cpu,") != std::string::npos || line.starts_with("0::")) {
-      return line.substr(b + 1);
-    }
-  }
-  return "";
-}
-
-class WorkerTest : public ClusterTest {
- protected:
-  void start(int nodes, int slot, std::vector<std::string> args = {},
-             std::map<int, std::vector<std::string>> node_args = {}) {
-    ctl::LocalClusterOptions options;
-    options.driftd = bin_dir() / "driftd";
-    options.stop_with_parent = true;
-    options.extra_args = std::move(args);
-    options.node_args = std::move(node_args);
-    cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
-    ASSERT_NO_FATAL_FAILURE(start_cluster(nodes, slot));
-    wait_for_load_reports(1);
-  }
-
-  struct Run {
-    Result<ctl::JobEndMessage> end = Status::error("not run");
-    std::vector<JobNotice> notices;
-  };
-
-  // `spec` of the executable at `path`, shipped with the job as a user's own is, submitted to
-  // node 1; `during` runs once the job has made `after` steps.
-  Run run_own(const fs::path& path, JobSpec spec, std::uint64_t after = 0,
-              std::function<void()> during = {}) {
-    Run run;
-    auto exes = ctl::job_executables(path, {});
-    if (!exes) return run.end = exes.status(), run;
-    auto connection = connect(1);
-    if (!connection) return run.end = Status::error("no connection"), run;
-    bool done_during = !during;
-    run.end = run_own_executables(
-        *connection, *exes, spec,
-        [&](const JobProgress& p) {
-          if (!done_during && p.step >= after) {
-            done_during = true;
-            during();
-          }
-        },
-        ctl::Clock::now() + std::chrono::seconds(90),
-        [&](const JobNotice& n) { run.notices.push_back(n); });
-    return run;
-  }
-
-  std::string own_serial(const fs::path& path, JobSpec spec) {
-    AppQuery q;
-    q.kind = AppQueryKind::kSerial;
-    spec.runtime.clear();
-    q.spec = spec;
-    auto a = ctl::ask_executable(path, q);
-    return a && a->ok ? a->checksum : "no serial reference";
-  }
-
-  // A file a worker (which may run as another user) can make: in a directory anyone may write.
-  std::string shared_file(const std::string& name) {
-    if (shared_dir_.empty()) {
-      std::string pattern = "/tmp/drift-it-shared-XXXXXX";
-      if (::mkdtemp(pattern.data()) == nullptr) return "/nonexistent/" + name;
-      shared_dir_ = pattern;
-      fs::permissions(shared_dir_, fs::perms::all);
-    }
-    return (shared_dir_ / name).string();
-  }
-  void TearDown() override {
-    ClusterTest::TearDown();
-    std::error_code ec;
-    if (!shared_dir_.empty()) fs::remove_all(shared_dir_, ec);
-  }
-  fs::path shared_dir_;
-
-  static std::string notices_text(const Run& run) {
-    std::string text;
-    for (const auto& n : run.notices) text += n.text + "\n";
-    return text;
-  }
-};
 
 TEST_F(WorkerTest, KilledWorkerIsRecoveredAndTheDaemonLivesOn) {
   ASSERT_NO_FATAL_FAILURE(start(3, 30));
@@ -351,111 +242,6 @@ TEST_F(WorkerTest, DaemonMemoryAndThreadsDoNotGrowWithTheJobsItRan) {
   } else {
     std::cerr << "RSS growth not checked in a sanitizer build (proc_status.h)\n";
   }
-}
-
-}  // namespace
-}  // namespace drift::test
-
-namespace drift::test {
-namespace {
-
-TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
-  // The guests' group a daemon killed with SIGKILL left behind (its pid runs no more), in the
-  // cgroup our daemon will run in: the daemon removes it when it starts.
-  const std::string own_group = cpu_cgroup_of(::getpid());
-  const fs::path cpu_mount = fs::exists("/sys/fs/cgroup/cpu/cgroup.procs") ? "/sys/fs/cgroup/cpu"
-                                                                           : "/sys/fs/cgroup";
-  pid_t gone = ::fork();
-  if (gone == 0) ::_exit(0);
-  ASSERT_GT(gone, 0);
-  ::waitpid(gone, nullptr, 0);
-  const fs::path leftover =
-      cpu_mount / (own_group == "/" ? "" : own_group.substr(1)) /
-      ("drift-9-" + std::to_string(gone) + "-guests");
-  std::error_code ec;
-  const bool made_leftover = fs::create_directory(leftover, ec);
-  ASSERT_NO_FATAL_FAILURE(start(1, 38));
-  if (made_leftover) {
-    EXPECT_FALSE(fs::exists(leftover)) << leftover << " was left in place";
-  }
-  const pid_t daemon = cluster().pid(1);
-  const std::string daemon_group = cpu_cgroup_of(daemon);
-  const std::string guests = "/drift-1-" + std::to_string(daemon) + "-guests";
-  const fs::path mount = fs::exists("/sys/fs/cgroup/cpu/cgroup.procs") ? "/sys/fs/cgroup/cpu"
-                                                                       : "/sys/fs/cgroup";
-  const fs::path guests_dir = mount / (daemon_group == "/" ? guests.substr(1)
-                                                           : daemon_group.substr(1) + guests);
-  if (::access((mount / daemon_group.substr(1)).c_str(), W_OK) != 0) {
-    GTEST_SKIP() << "this test may not make cgroups in " << mount / daemon_group.substr(1);
-  }
-  ASSERT_TRUE(fs::is_directory(guests_dir)) << guests_dir << " was not made";
-  struct Seen {
-    pid_t pid = -1;
-    std::string group;
-    int policy = -1;
-    int nice = 0;
-    std::set<std::string> environment;
-    std::map<std::string, std::string> status;  // /proc/PID/status: Uid, Gid, Groups, NoNewPrivs
-  } seen;
-  JobSpec spec = ctl::job_spec("heat2d", 2, 200, {{"size", "256x256"}});
-  auto connection = connect(1);
-  ASSERT_NE(connection, nullptr);
-  auto end = ctl::run_job(
-      *connection, spec,
-      [&](const JobProgress& p) {
-        if (seen.pid > 0 || p.step < 20) return;
-        auto workers = workers_of(daemon);
-        if (workers.empty()) return;
-        seen.pid = *workers.begin();
-        seen.group = cpu_cgroup_of(seen.pid);
-        seen.policy = ::sched_getscheduler(seen.pid);
-        errno = 0;
-        seen.nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(seen.pid));
-        std::ifstream environ_file("/proc/" + std::to_string(seen.pid) + "/environ");
-        for (std::string entry; std::getline(environ_file, entry, '\0');) {
-          seen.environment.insert(entry);
-        }
-        std::ifstream status_file("/proc/" + std::to_string(seen.pid) + "/status");
-        for (std::string line; std::getline(status_file, line);) {
-          const auto colon = line.find(':');
-          if (colon == std::string::npos) continue;
-          const auto value = line.find_first_not_of(" \t", colon + 1);
-          seen.status[line.substr(0, colon)] = value == std::string::npos ? "" : line.substr(value);
-        }
-      },
-      ctl::Clock::now() + std::chrono::seconds(60));
-  ASSERT_TRUE(end.is_ok()) << end.error();
-  ASSERT_TRUE(std::holds_alternative<JobResult>(*end)) << std::get<JobFailed>(*end).reason;
-  ASSERT_GT(seen.pid, 0) << "no worker was seen";
-  // Its CPU cgroup is the guests' one (on cgroup v2 its memory cgroup inside it).
-  EXPECT_TRUE(seen.group.find(guests) != std::string::npos) << seen.group;
-  EXPECT_EQ(seen.policy, SCHED_IDLE);
-  EXPECT_EQ(seen.nice, 19);
-  // No new privileges; under a root daemon another user's real, effective, saved and file-system
-  // ids, and no supplementary groups.
-  EXPECT_EQ(seen.status["NoNewPrivs"], "1");
-  if (::geteuid() == 0) {
-    for (const char* ids : {"Uid", "Gid"}) {
-      std::istringstream in(seen.status[ids]);
-      std::vector<long> values{std::istream_iterator<long>(in), std::istream_iterator<long>()};
-      ASSERT_EQ(values.size(), 4u) << ids << ": " << seen.status[ids];
-      EXPECT_NE(values[0], 0) << ids << ": " << seen.status[ids];
-      EXPECT_EQ(std::set<long>(values.begin(), values.end()).size(), 1u)
-          << ids << ": " << seen.status[ids];
-    }
-    EXPECT_EQ(seen.status["Groups"], "") << "supplementary groups: " << seen.status["Groups"];
-  }
-  // worker.huge_pages (default true): glibc's malloc asks for transparent huge pages.
-  EXPECT_TRUE(seen.environment.count("GLIBC_TUNABLES=glibc.malloc.hugetlb=1"))
-      << "the worker's environment has no GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
-  std::ifstream idle(guests_dir / "cpu.idle"), shares(guests_dir / "cpu.shares");
-  int idle_value = 0, shares_value = 0;
-  idle >> idle_value;
-  shares >> shares_value;
-  EXPECT_TRUE(idle_value == 1 || shares_value == 2) << "cpu.idle " << idle_value << ", cpu.shares "
-                                                    << shares_value;
-  cluster().down();
-  EXPECT_FALSE(fs::exists(guests_dir)) << guests_dir << " outlived its daemon";
 }
 
 }  // namespace

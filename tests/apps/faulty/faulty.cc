@@ -4,7 +4,9 @@
 // finishes with a digest of (task, steps), so the job's checksum equals the serial reference's
 // when nothing goes wrong. At step `--at` task `--task` (default 0) does what `--do` says:
 // crash (SIGSEGV), hang (sleeps for ever in its handler), grow (allocates and
-// touches `--grow-mb` MiB, and keeps it), or nothing. With `--once FILE` it does so only if FILE
+// touches `--grow-mb` MiB, and keeps it), unloadable (its state, saved at step `--at` or later,
+// throws when it is loaded: after a move, or from a checkpoint), or nothing. With `--once FILE`
+// it does so only if FILE
 // does not exist yet, and makes it first (a machine-wide "only the first time"). It writes a
 // line to stderr first, which the daemon copies into its log and into the job's error.
 #include <drift/app.h>
@@ -18,6 +20,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -69,8 +73,10 @@ drift::Result<Params> read(const drift::JobSpec& spec) {
   p.task = static_cast<std::uint32_t>(*task);
   p.grow_mb = *grow;
   if (auto it = spec.params.find("do"); it != spec.params.end()) p.action = it->second;
-  if (p.action != "nothing" && p.action != "crash" && p.action != "hang" && p.action != "grow") {
-    return drift::Status::error("do = '" + p.action + "': crash, hang, grow or nothing");
+  if (p.action != "nothing" && p.action != "crash" && p.action != "hang" && p.action != "grow" &&
+      p.action != "unloadable") {
+    return drift::Status::error("do = '" + p.action +
+                                "': crash, hang, grow, unloadable or nothing");
   }
   if (auto it = spec.params.find("once"); it != spec.params.end()) p.once = it->second;
   return p;
@@ -112,11 +118,22 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
   template <class Archive>
   void serialize(Archive& ar) {
     ar(p_, index_, steps_, step_, started_);
+    if constexpr (Archive::is_loading::value) {
+      if (p_.action == "unloadable" && index_ == p_.task && step_ >= p_.at && p_.at > 0 &&
+          first_time(p_.once)) {
+        std::fprintf(stderr, "faulty: task %u does not load at step %llu on purpose\n", index_,
+                     static_cast<unsigned long long>(step_));
+        std::fflush(stderr);
+        throw std::runtime_error("faulty: task " + std::to_string(index_) +
+                                 " does not load on purpose");
+      }
+    }
   }
 
  private:
   void step(drift::Context& ctx) {
-    if (step_ == p_.at && index_ == p_.task && p_.action != "nothing" && first_time(p_.once)) {
+    const bool in_step = p_.action != "nothing" && p_.action != "unloadable";
+    if (in_step && step_ == p_.at && index_ == p_.task && first_time(p_.once)) {
       misbehave();
     }
     ctx.compute(static_cast<double>(p_.work_us), [this] {
