@@ -77,6 +77,13 @@ void JobCheckpoints::lose_copies(std::uint32_t node) {
   }
 }
 
+bool JobCheckpoints::holder_gone(std::uint32_t node) {
+  const bool renew = holds_copy(node) || !pending_.empty();
+  lose_copies(node);
+  if (renew) force_next();
+  return renew;
+}
+
 std::size_t JobCheckpoints::regain_copies(std::uint32_t node, std::uint64_t step,
                                           const std::vector<std::uint32_t>& tasks) {
   if (!committed_ || committed_->step != step) return 0;

@@ -74,6 +74,11 @@ class JobCheckpoints {
   // `node` no longer has its copies (it died, or fenced itself and rejoined): a restore uses the
   // other copy. Pending checkpoints it acknowledged lose it too.
   void lose_copies(std::uint32_t node);
+  // `node` is gone as a holder of copies (it died, left, or fenced itself and dropped them):
+  // lose_copies, and the next step checkpoints again (force_next) if it held a committed copy —
+  // some task has one left — or a checkpoint is pending, whose copies it may have been sent and
+  // never acknowledged. True if the next one was forced.
+  bool holder_gone(std::uint32_t node);
   // `node` restarted and offers its copies of `tasks` at `step` from disk: where it held them
   // before it lost them (lose_copies), it holds them again. Returns how many were regained
   // (0 unless `step` is the committed one).

@@ -15,13 +15,10 @@ void JobCoordinator::on_node_dead(std::uint32_t node_id, const std::string& name
     if (job.deputy == node_id) lost_deputy.push_back(id);
     const bool hosted = job.nodes.count(node_id) > 0;
     const bool waited = job.recovering && job.recovering->waiting.count(node_id) > 0;
-    const bool held = job.checkpoints->holds_copy(node_id);
-    job.checkpoints->lose_copies(node_id);  // it may rejoin, but empty
-    if (hosted || waited) {
-      hit.push_back(id);
-    } else if (held) {
-      job.checkpoints->force_next();  // one copy left of some tasks: make two again
-    }
+    // It may rejoin, but empty: where some task has one copy left, or a pending checkpoint may
+    // wait for its acknowledgements, the next step checkpoints again (a rollback does anyway).
+    job.checkpoints->holder_gone(node_id);
+    if (hosted || waited) hit.push_back(id);
   }
   for (std::uint64_t id : hit) {
     if (Job* job = find(id)) {
@@ -78,10 +75,7 @@ void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {
     // copies it kept went with it: a restore uses the other copies, and the job checkpoints
     // again at the next step, also in place of a pending checkpoint whose copies it was
     // receiving (their acknowledgements will never come).
-    const bool held = job->checkpoints->holds_copy(leaving.node);
-    if (!held && job->checkpoints->pending() == 0) return;
-    job->checkpoints->lose_copies(leaving.node);
-    job->checkpoints->force_next();
+    if (!job->checkpoints->holder_gone(leaving.node)) return;
     spdlog::info("job {:#x}: node {} dropped the checkpoint copies it kept ({}); checkpointing "
                  "again", job->id, leaving.node, leaving.reason);
     return;
@@ -97,13 +91,9 @@ void JobCoordinator::on_node_left(const NodeLeft& left) {
   // Its copies of the committed checkpoint left with it: a restore would use the other copy, and
   // the next step checkpoints again, so that every task has two copies once more before the next
   // node leaves or fails (a rolling upgrade takes the members down one after another).
-  const bool held_copies = job->checkpoints->holds_copy(left.node);
-  if (held_copies) {
-    job->checkpoints->lose_copies(left.node);
-    job->checkpoints->force_next();
-  }
+  const bool again = job->checkpoints->holder_gone(left.node);
   spdlog::info("job {:#x}: node {} left it cleanly (its tasks moved away first{})", job->id,
-               left.node, held_copies ? "; checkpointing again for the copies it held" : "");
+               left.node, again ? "; checkpointing again for the copies it held" : "");
 }
 
 }  // namespace drift

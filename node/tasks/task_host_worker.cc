@@ -307,7 +307,11 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
 Status TaskHost::on_committed_load(HostedJob& hosted, TaskId id, InstallDone done,
                                    const WorkerInstalled& installed) {
   auto t = hosted.tasks.find(id.index);
-  if (installed.ok && t != hosted.tasks.end()) {
+  if (t == hosted.tasks.end()) {  // not listed since (no path leads here): nothing to lose
+    if (done) done(Status::error(task_text(id.index) + " was dropped while it loaded"));
+    return Status::ok();
+  }
+  if (installed.ok) {
     t->second.loading = false;
     t->second.load = std::isfinite(installed.load) && installed.load >= 0 ? installed.load : 0;
     // Asked to move on while it loaded: the freeze and the capture go to the worker now.
@@ -319,7 +323,7 @@ Status TaskHost::on_committed_load(HostedJob& hosted, TaskId id, InstallDone don
     return Status::ok();
   }
   const std::string why = task_text(id.index) + " did not load here after its move: " +
-                          (installed.ok ? "it was dropped meanwhile" : installed.error);
+                          installed.error;
   if (done) done(Status::error(why));
   spdlog::warn("job {:#x}: {}", id.job, why);
   stop_worker(hosted, true);

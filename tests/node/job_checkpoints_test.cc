@@ -86,6 +86,26 @@ TEST(JobCheckpoints, TheIntervalStretchesToTwentyTimesWhatTheLastCheckpointTook)
   EXPECT_TRUE(c.due(5, 100, kCheckpointsT0 + 210s));  // forced (a recovery) goes ahead all the same
 }
 
+// A holder gone (dead, left, fenced): the next step checkpoints again if it held a committed
+// copy, or while one is pending (its copies may have gone to it, never to be acknowledged, which
+// would hold checkpoints back for 4 intervals); a node that held nothing changes nothing.
+TEST(JobCheckpoints, AHolderGoneForcesTheNextWhenItHeldACopyOrOneIsPending) {
+  JobCheckpoints c(2, CheckpointPolicy{0, 1000ms}, kCheckpointsT0);
+  c.begin(4, {}, kCheckpointsT0);
+  c.acknowledge(0, 4, {1, 2});
+  c.acknowledge(1, 4, {2, 3});
+  EXPECT_FALSE(c.holder_gone(5));  // held nothing, nothing pending
+  EXPECT_FALSE(c.due(5, 100, kCheckpointsT0 + 10ms));
+  EXPECT_TRUE(c.holder_gone(3));  // task 1 has one copy left
+  EXPECT_FALSE(c.holds_copy(3));
+  EXPECT_TRUE(c.due(5, 100, kCheckpointsT0 + 10ms));
+  c.begin(5, {}, kCheckpointsT0 + 10ms);
+  c.acknowledge(0, 5, {1, 2});  // task 1's copy went to node 4, which dies unacknowledged
+  EXPECT_FALSE(c.due(6, 100, kCheckpointsT0 + 20ms));
+  EXPECT_TRUE(c.holder_gone(4));
+  EXPECT_TRUE(c.due(6, 100, kCheckpointsT0 + 20ms));
+}
+
 TEST(JobCheckpoints, DisabledPolicyIsNeverDueUnlessForced) {
   JobCheckpoints c(1, CheckpointPolicy{0, 0ms}, kCheckpointsT0);
   EXPECT_FALSE(CheckpointPolicy({0, 0ms}).enabled());

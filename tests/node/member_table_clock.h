@@ -20,7 +20,7 @@ inline const milliseconds kSuspectTimeout{500};
 inline MemberInfo info(std::uint32_t id, std::uint64_t incarnation = 1,
                        State state = State::kAlive) {
   return {id, incarnation, "n" + std::to_string(id), "10.0.0." + std::to_string(id) + ":7400",
-          state};
+          state, ""};
 }
 
 }  // namespace drift::member_table_test
