@@ -225,7 +225,7 @@ class TaskHost {
   Status on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece);
   Status on_created(HostedJob& hosted, const WorkerCreated& created);
   Status on_installed(HostedJob& hosted, const WorkerInstalled& installed);
-  Status on_committed_load(HostedJob& hosted, TaskId id, InstallDone done,
+  Status on_committed_load(HostedJob& hosted, TaskId id, double load, InstallDone done,
                            const WorkerInstalled& installed);
   Status on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& sized);
   Status on_capture_done(HostedJob& hosted, const WorkerCaptureDone& done);

@@ -17,6 +17,9 @@ namespace {
 
 std::string task_text(std::uint32_t index) { return "task " + std::to_string(index); }
 
+// A load, a time or a count a worker reported: itself if a finite number >= 0, else 0.
+double non_negative(double v) { return std::isfinite(v) && v >= 0 ? v : 0; }
+
 // "WorkerStateBytes from a worker": a name that lives as long as the program.
 const char* worker_hold_name(const WorkerMessage& msg) {
   static const auto names = [] {
@@ -151,15 +154,13 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   } else if (saved != hosted.checkpoint_bytes.end()) {
     return Status::error("checkpoint bytes of " + task_text(r.index) + " that no checkpoint used");
   }
-  e.load = std::isfinite(r.load) && r.load >= 0 ? r.load : 0;
+  e.load = non_negative(r.load);
   e.grain.splittable = r.splittable;
   if (r.has_merge_partner && r.merge_partner < info.spec.tasks) e.grain.merge_partner = r.merge_partner;
-  e.busy_seconds = std::isfinite(r.busy_seconds) && r.busy_seconds >= 0 ? r.busy_seconds : 0;
-  e.work_units = std::isfinite(r.work_units) && r.work_units >= 0 ? r.work_units : 0;
+  e.busy_seconds = non_negative(r.busy_seconds);
+  e.work_units = non_negative(r.work_units);
   // CPU time within the wall time (a little more with timer granularity; never more than that).
-  e.cpu_seconds = std::isfinite(r.cpu_seconds) && r.cpu_seconds >= 0
-                      ? std::min(r.cpu_seconds, e.busy_seconds * 1.01 + 1e-3)
-                      : 0;
+  e.cpu_seconds = std::min(non_negative(r.cpu_seconds), e.busy_seconds * 1.01 + 1e-3);
   if (auto t = hosted.tasks.find(r.index); t != hosted.tasks.end()) {
     t->second.load = e.load;
     t->second.grain = e.grain;
@@ -238,8 +239,7 @@ Status TaskHost::on_created(HostedJob& hosted, const WorkerCreated& created) {
     hosted.worker_up = true;
     for (std::size_t i = 0; i < indices.size(); ++i) {
       auto t = hosted.tasks.find(indices[i]);
-      const double load = created.loads[i];
-      if (t != hosted.tasks.end()) t->second.load = std::isfinite(load) && load >= 0 ? load : 0;
+      if (t != hosted.tasks.end()) t->second.load = non_negative(created.loads[i]);
     }
   }
   Status result = created.ok ? Status::ok() : Status::error(created.error);
@@ -271,8 +271,7 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
   // pump waiting for chunks (the join would block this thread).
   if (in.stream) in.stream->fail("the worker answered before the state was all in");
   if (in.pump.joinable()) in.pump.join();
-  const double load =
-      std::isfinite(installed.load) && installed.load >= 0 ? installed.load : 0;
+  const double load = non_negative(installed.load);
   const TaskId id{hosted.info->id, installed.index};
   if (!in.done) {  // a rollback's restore: the task is listed already
     if (installed.ok) {
@@ -288,7 +287,7 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
     hooks_.effects(std::move(e));
     return Status::ok();
   }
-  if (in.committed) return on_committed_load(hosted, id, std::move(in.done), installed);
+  if (in.committed) return on_committed_load(hosted, id, load, std::move(in.done), installed);
   if (!installed.ok) {
     in.done(Status::error(installed.error));
     return Status::ok();
@@ -304,7 +303,7 @@ Status TaskHost::on_installed(HostedJob& hosted, const WorkerInstalled& installe
 // A task that lives here since its state arrived (the source let it go) has loaded, or not: then
 // it is lost, and with it the job here, as if its worker had died (a half-made task must not run
 // on), and its root rolls the job back. `hosted` is gone after a failed load.
-Status TaskHost::on_committed_load(HostedJob& hosted, TaskId id, InstallDone done,
+Status TaskHost::on_committed_load(HostedJob& hosted, TaskId id, double load, InstallDone done,
                                    const WorkerInstalled& installed) {
   auto t = hosted.tasks.find(id.index);
   if (t == hosted.tasks.end()) {  // not listed since (no path leads here): nothing to lose
@@ -313,7 +312,7 @@ Status TaskHost::on_committed_load(HostedJob& hosted, TaskId id, InstallDone don
   }
   if (installed.ok) {
     t->second.loading = false;
-    t->second.load = std::isfinite(installed.load) && installed.load >= 0 ? installed.load : 0;
+    t->second.load = load;
     // Asked to move on while it loaded: the freeze and the capture go to the worker now.
     if (t->second.frozen) send(hosted, WorkerTaskControl{id.index, TaskControlAction::kFreeze});
     if (auto c = hosted.captures.find(id.index); c != hosted.captures.end()) {

@@ -6,9 +6,9 @@
 // crash (SIGSEGV), hang (sleeps for ever in its handler), grow (allocates and
 // touches `--grow-mb` MiB, and keeps it), unloadable (its state, saved at step `--at` or later,
 // throws when it is loaded: after a move, or from a checkpoint), or nothing. With `--once FILE`
-// it does so only if FILE
-// does not exist yet, and makes it first (a machine-wide "only the first time"). It writes a
-// line to stderr first, which the daemon copies into its log and into the job's error.
+// it does so only if FILE does not exist yet, and makes it first (a machine-wide "only the first
+// time"). It writes a line to stderr first, which the daemon copies into its log and into the
+// job's error.
 #include <drift/app.h>
 #include <drift/app_main.h>
 
