@@ -219,12 +219,13 @@ void Daemon::stop() {
     owner_socket_.close();
     if (http_) http_->close();
     sweep_timer_.cancel();
-    transport_.shutdown();
     signals_.cancel();
     reload_.cancel();
     ready_timer_.cancel();
+    // What was just sent (the word that this node leaves, a last answer) reaches the peers: each
+    // connection ends after its queue, and the peers end theirs (kLingerOnStop at most).
+    transport_.shutdown(kLingerOnStop, [this] { io_.stop(); });
     host_.end_all();
-    io_.stop();
   });
 }
 

@@ -166,6 +166,9 @@ class Daemon final : public Messenger {
   asio::steady_timer sweep_timer_;
   asio::steady_timer ready_timer_;  // until systemd is told READY=1; then while leaving
   static constexpr std::chrono::seconds kLeaveDeadline{20};  // within systemd's TimeoutStopSec
+  // On stopping, how long the connections may take to end after their last frames (peers answer
+  // our end of the stream with theirs within a round trip, unless their network thread is stuck).
+  static constexpr std::chrono::milliseconds kLingerOnStop{500};
   // How long task messages for a node known as dead wait for it to be back (a new incarnation
   // spreads to every member within a few heartbeat rounds).
   static constexpr std::chrono::seconds kDeadPeerHold{3};

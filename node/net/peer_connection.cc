@@ -102,7 +102,7 @@ void PeerConnection::write_next() {
   if (tls_) return write_next_tls();
   while (!writing_ && state_ != State::kClosed) {
     auto& queue = write_queue_.empty() ? bulk_queue_ : write_queue_;
-    if (queue.empty()) return;
+    if (queue.empty()) return half_close_if_done();
     in_flight_ = std::move(queue.front());
     queue.pop_front();
     std::error_code ec;
@@ -144,6 +144,26 @@ void PeerConnection::close(const std::string& reason) {
   bulk_queue_.clear();
   held_until_auth_.clear();
   listener_.on_closed(shared_from_this(), reason);
+}
+
+void PeerConnection::finish(const std::string& reason) {
+  if (state_ == State::kClosed || finishing_) return;
+  if (state_ != State::kOpen) return close(reason);
+  finishing_ = true;
+  finish_reason_ = reason;
+  bulk_queue_.clear();
+  write_next();
+}
+
+// finish(): once nothing is left to write, our half of the stream ends (after those bytes).
+void PeerConnection::half_close_if_done() {
+  if (!finishing_ || half_closed_ || writing_ || !write_queue_.empty() || in_flight_.size() != 0) {
+    return;
+  }
+  half_closed_ = true;
+  std::error_code ec;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  if (ec) close(finish_reason_ + " (" + ec.message() + ")");
 }
 
 void PeerConnection::read_more() {
@@ -201,6 +221,7 @@ void PeerConnection::parse_frames() {
 }
 
 void PeerConnection::dispatch(const FrameHeader& header, std::span<const std::uint8_t> body) {
+  if (finishing_) return;  // read only to reach the end of the peer's stream
   if (authenticated()) listener_.on_frame_received(header.type, kFrameHeaderSize + body.size());
   if (authenticated() && header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
     auto chunk = decode_chunk_view(body);
@@ -248,6 +269,10 @@ void PeerConnection::read_large_body(const FrameHeader& header) {
 }
 
 void PeerConnection::on_large_body(const FrameHeader& header) {
+  if (finishing_) {
+    chunk_body_.reset();
+    return;
+  }
   if (header.type == static_cast<std::uint16_t>(MsgType::kMigrationChunk)) {
     BufferPool::Ptr body = std::move(chunk_body_);
     auto chunk = decode_chunk_view(body->bytes());

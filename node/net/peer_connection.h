@@ -84,6 +84,12 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void send(const WireMessage& msg);
   // Closes the socket; on_closed is called once, with `reason`.
   void close(const std::string& reason);
+  // Closes once what is queued has left (not the bulk frames: state chunks no one will take in
+  // now): sends it, then ends our half of the stream and reads, dropping what the peer still
+  // sends, until it ends its half too (the caller bounds the wait). Closing at once could reset
+  // the connection — a socket closed with unread bytes does — and drop what was still on its way,
+  // such as the last frame saying this node leaves.
+  void finish(const std::string& reason);
 
   bool authenticated() const { return state_ == State::kOpen; }
   bool closed() const { return state_ == State::kClosed; }
@@ -118,6 +124,7 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void wait_writable();
   void queue_bulk_step();
   void send_now(const WireMessage& msg);
+  void half_close_if_done();
   static std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset);
 
   asio::ip::tcp::socket socket_;  // non-blocking
@@ -155,6 +162,10 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   bool bulk_step_queued_ = false;   // TLS: the next step of writing bulk frames is in the lane
   bool writing_ = false;
   bool write_posted_ = false;  // a write_next() is posted (schedule_write)
+  bool finishing_ = false;     // finish(): frames read are dropped, our half ends once sent
+  bool half_closed_ = false;   // finish(): our half of the stream is ended
+  std::string finish_reason_;
+  std::string read_error_;  // TLS: how the stream ended, once the bytes read before are handled
 };
 
 }  // namespace drift

@@ -100,7 +100,8 @@ void PeerConnection::write_next_tls() {
   }
   auto flushed = tls_->flush();
   if (!flushed) return close(flushed.error());
-  if (!*flushed) wait_writable();
+  if (!*flushed) return wait_writable();
+  half_close_if_done();
 }
 
 // Sends what is encrypted, and leaves the next step of the bulk frames to the bulk lane (or to
@@ -132,15 +133,22 @@ void PeerConnection::wait_writable() {
 // handled from the event loop, as an async read's would be, never by recursion.
 void PeerConnection::tls_read_more() {
   auto self = shared_from_this();
+  if (!read_error_.empty()) {  // found after the last bytes read, which are handled now
+    const bool in_frame = read_end_ > read_begin_;
+    return close(in_frame ? "connection lost in a frame: " + read_error_ : read_error_);
+  }
   // Every record there is, while the buffer has room: one handler for a burst of small frames
   // (a record each), not one per record.
   std::size_t got = 0;
   while (read_end_ + got < read_buf_.size()) {
     auto n = tls_->read({read_buf_.data() + read_end_ + got, read_buf_.size() - read_end_ - got});
     if (!n) {
-      const bool in_frame = read_end_ + got > read_begin_;
       if (tls_->has_output()) write_next_tls();  // an alert
-      return close(in_frame ? "connection lost in a frame: " + n.error() : n.error());
+      // The end of the stream (or an error) right behind the last records: those are whole
+      // frames to handle first — a peer's last words, such as that it leaves.
+      read_error_ = n.error();
+      if (got > 0) break;
+      return tls_read_more();
     }
     if (*n == 0) break;
     got += *n;

@@ -14,7 +14,8 @@ Transport::Transport(asio::io_context& io, Params params, Hello self)
       acceptor_(io),
       trim_timer_(io),
       faults_(std::random_device{}()),
-      held_timer_(io) {}
+      held_timer_(io),
+      linger_timer_(io) {}
 
 Status Transport::listen(const Endpoint& at) {
   std::error_code ec;
@@ -273,7 +274,7 @@ void Transport::close_revoked(const std::set<std::string>& names) {
   for (const auto& conn : revoked) conn->close("its token is revoked");
 }
 
-void Transport::shutdown() {
+void Transport::shutdown(std::chrono::milliseconds linger, std::function<void()> done) {
   stopping_ = true;
   std::error_code ignored;
   acceptor_.close(ignored);
@@ -283,9 +284,23 @@ void Transport::shutdown() {
   for (auto& [id, link] : links_) {
     if (link.retry) link.retry->cancel();
   }
-  auto all = connections_;
-  for (const auto& c : all) c->close("shutting down");
   links_.clear();
+  shutdown_done_ = std::move(done);
+  auto all = connections_;
+  for (const auto& c : all) c->finish("shutting down");
+  if (connections_.empty()) return shutdown_done();
+  linger_timer_.expires_after(linger);
+  linger_timer_.async_wait([this](std::error_code ec) {
+    if (ec) return;
+    auto left = connections_;
+    for (const auto& c : left) c->close("shutting down (the peer did not end the connection in time)");
+    shutdown_done();
+  });
+}
+
+void Transport::shutdown_done() {
+  linger_timer_.cancel();
+  if (auto done = std::exchange(shutdown_done_, nullptr)) asio::post(io_, std::move(done));
 }
 
 void Transport::on_authenticated(const ConnectionPtr& conn) {
@@ -328,6 +343,7 @@ void Transport::on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) {
 void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) {
   settle(conn);
   connections_.erase(conn);
+  if (stopping_ && shutdown_done_ && connections_.empty()) shutdown_done();
   if (auto seed = seed_dials_.extract(conn.get()); !seed.empty() && !stopping_) {
     spdlog::debug("seed {}: closed before it said who it is ({}); dialling it again in {} ms",
                   seed.mapped().seed.to_string(), reason, seed.mapped().backoff.count());

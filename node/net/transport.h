@@ -68,8 +68,10 @@ class Transport : private ConnectionListener {
   std::size_t close_node_connections(const std::string& reason);
   // Closes the connections of people whose tokens were just revoked.
   void close_revoked(const std::set<std::string>& names);
-  // Stops accepting and closes every connection; pending handlers then complete.
-  void shutdown();
+  // Stops accepting and ends every connection after what is queued on it has left
+  // (PeerConnection::finish); `done` runs once all are closed, or after `linger` (those left are
+  // closed then). Pending handlers then complete.
+  void shutdown(std::chrono::milliseconds linger, std::function<void()> done);
 
   std::uint64_t frames_refused() const { return frames_refused_; }
   // The same by kind (refusal_kind.h).
@@ -120,6 +122,7 @@ class Transport : private ConnectionListener {
   void on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) override;
   void on_frame_received(std::uint16_t type, std::size_t bytes) override;
   void on_closed(const ConnectionPtr& conn, const std::string& reason) override;
+  void shutdown_done();
 
   asio::io_context& io_;
   Params params_;
@@ -149,6 +152,8 @@ class Transport : private ConnectionListener {
   FrameFaults faults_;
   std::deque<HeldFrame> held_;  // in send order; released in that order
   asio::steady_timer held_timer_;
+  asio::steady_timer linger_timer_;  // shutdown(): the wait for the peers to end their halves
+  std::function<void()> shutdown_done_;
 };
 
 }  // namespace drift

@@ -87,8 +87,16 @@ fs::path ClusterTest::base_config() {
   const fs::path file = dir_ / "base.conf";
   if (!fs::exists(file)) {
     std::ifstream in(local_conf());
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string conf = text.str();
+    // DRIFT_TEST_DEBUG: the daemons log at debug level (a key may be set once per file).
+    if (const auto at = conf.find("level = info");
+        std::getenv("DRIFT_TEST_DEBUG") != nullptr && at != std::string::npos) {
+      conf.replace(at, std::string_view("level = info").size(), "level = debug");
+    }
     std::ofstream out(file, std::ios::trunc);
-    out << in.rdbuf() << "\n[balance]\nstrategy = none\n";
+    out << conf << "\n[balance]\nstrategy = none\n";
   }
   return file;
 }
