@@ -10,10 +10,10 @@ StatusReply status_sample() {
   StatusReply r;
   r.responder = 1;
   NodeStatus b;
-  b.member = {2, 5, "node2", "127.0.0.1:7401", MemberState::kDead};
+  b.member = {2, 5, "node2", "127.0.0.1:7401", MemberState::kDead, "x86_64"};
   b.load.task_count = 0;
   NodeStatus a;
-  a.member = {1, 7, "node1", "127.0.0.1:7400", MemberState::kAlive};
+  a.member = {1, 7, "node1", "127.0.0.1:7400", MemberState::kAlive, "x86_64"};
   a.load.task_count = 4;
   a.load.task_load = 16384;
   a.load.capacity = 2.5e6;

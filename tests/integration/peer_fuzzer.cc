@@ -1,5 +1,6 @@
 #include "tests/integration/peer_fuzzer.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "ctl/frame_io.h"
@@ -110,8 +111,9 @@ Bytes PeerFuzzer::next_frame() {
   header.type = static_cast<std::uint16_t>(type_of(msg));
   header.length = static_cast<std::uint32_t>(body.size());
   const auto head = encode_header(header);
-  Bytes frame(head.begin(), head.end());
-  frame.insert(frame.end(), body.begin(), body.end());
+  Bytes frame(head.size() + body.size());
+  std::copy(head.begin(), head.end(), frame.begin());
+  std::copy(body.begin(), body.end(), frame.begin() + static_cast<std::ptrdiff_t>(head.size()));
   return frame;
 }
 

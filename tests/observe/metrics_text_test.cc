@@ -47,7 +47,9 @@ TEST(MetricsText, EveryFamilyHasHelpAndTypeBeforeItsSamplesAndNamesFollowTheRule
       EXPECT_TRUE(type == "gauge" || type == "counter") << line;
       EXPECT_EQ(name.rfind("drift_", 0), 0u) << name;
       EXPECT_TRUE(std::regex_match(name, name_re)) << name;
-      if (type == "counter") EXPECT_EQ(name.substr(name.size() - 6), "_total") << name;
+      if (type == "counter") {
+        EXPECT_EQ(name.substr(name.size() - 6), "_total") << name;
+      }
       EXPECT_TRUE(typed.insert(name).second) << "family twice: " << name;
       continue;
     }
