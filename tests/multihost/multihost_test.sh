@@ -152,7 +152,8 @@ ctl run "$wave" --tasks 8 --json > "$work/wave.json" || fail "wave failed: $(cat
   || fail "wave checksum $(checksum "$work/wave.json") differs from the serial $(checksum "$work/wave-serial.json")"
 echo "wave: checksum $(checksum "$work/wave.json") matches the serial reference"
 
-# Waits until host $1 runs a task of the running job.
+# Waits until host $1 (a number, or a bracket expression such as [1-4]) runs a task of the
+# running job.
 wait_for_tasks_on() {
   for _ in $(seq 1 300); do
     ctl tasks --json 2>/dev/null | grep -q "\"node\":$1[,}]" && return 0
@@ -220,7 +221,9 @@ wait_for_four 1
 ctl run heat2d --tasks 12 --steps 100000 --size 256x256 --placement even --checkpoint-ms 1000 --json \
   > "$work/rolling.json" 2> "$work/rolling.err" &
 job=$!
-wait_for_tasks_on 2 || fail "no task reached host 2"
+# Running: a task on any host. (Not host 2's in particular: the hosts restarted just before start
+# with no load measured yet, and the balancer may move every task to them in the first 0.1 s.)
+wait_for_tasks_on "[1-4]" || fail "no task of the job on any host"
 # The job's root (host 1, where driftctl submitted it) goes last.
 for k in 2 3 4 1; do
   wait_for_checkpoint
