@@ -343,7 +343,7 @@ void Transport::on_chunk(const ConnectionPtr& conn, const ChunkView& chunk) {
 void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) {
   settle(conn);
   connections_.erase(conn);
-  if (stopping_ && shutdown_done_ && connections_.empty()) shutdown_done();
+  if (shutdown_done_ && connections_.empty()) shutdown_done();  // set only while stopping
   if (auto seed = seed_dials_.extract(conn.get()); !seed.empty() && !stopping_) {
     spdlog::debug("seed {}: closed before it said who it is ({}); dialling it again in {} ms",
                   seed.mapped().seed.to_string(), reason, seed.mapped().backoff.count());

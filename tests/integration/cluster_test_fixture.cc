@@ -63,7 +63,10 @@ void ClusterTest::SetUp() {
   std::string pattern = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/drift-it-XXXXXX";
   ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << "mkdtemp " << pattern;
   dir_ = pattern;
-  cluster_ = std::make_unique<ctl::LocalCluster>(dir_, test_cluster_options());
+  auto options = test_cluster_options();
+  // DRIFT_TEST_DEBUG: the daemons log at debug level.
+  if (std::getenv("DRIFT_TEST_DEBUG") != nullptr) options.extra_args.push_back("--log.level=debug");
+  cluster_ = std::make_unique<ctl::LocalCluster>(dir_, std::move(options));
 }
 
 void ClusterTest::TearDown() {
@@ -87,16 +90,8 @@ fs::path ClusterTest::base_config() {
   const fs::path file = dir_ / "base.conf";
   if (!fs::exists(file)) {
     std::ifstream in(local_conf());
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string conf = text.str();
-    // DRIFT_TEST_DEBUG: the daemons log at debug level (a key may be set once per file).
-    if (const auto at = conf.find("level = info");
-        std::getenv("DRIFT_TEST_DEBUG") != nullptr && at != std::string::npos) {
-      conf.replace(at, std::string_view("level = info").size(), "level = debug");
-    }
     std::ofstream out(file, std::ios::trunc);
-    out << conf << "\n[balance]\nstrategy = none\n";
+    out << in.rdbuf() << "\n[balance]\nstrategy = none\n";
   }
   return file;
 }
