@@ -62,6 +62,18 @@ double utilization(const NodeLoad& n) {
   return n.load > 0 && n.floor > 0 ? u + n.floor : u;
 }
 
+NodeLoad receiving(const NodeLoad& receiver, const NodeLoad& sender, double amount) {
+  NodeLoad out = holding(receiver, receiver.load + amount);
+  if (receiver.load > 0 || !(amount > 0) || !(sender.load > 0) || !(sender.floor > 0) ||
+      !(sender.capacity > 0) || !(receiver.capacity > 0)) {
+    return out;
+  }
+  const double moved = std::min(1.0, amount / sender.load);
+  const double carried = sender.floor * moved * sender.capacity / receiver.capacity;
+  if (std::isfinite(carried)) out.floor = std::max(out.floor, carried);
+  return out;
+}
+
 bool sits_out(const NodeLoad& n, double level) {
   return !(n.load > 0) && n.floor > 0 && n.floor >= level;
 }

@@ -47,6 +47,14 @@ inline NodeLoad holding(NodeLoad n, double load) {
   n.load = load;
   return n;
 }
+// The receiver as it would be after taking `amount` of the sender's load. A node that holds
+// nothing advertises the floor it measured when it last hosted tasks — other tasks, perhaps long
+// ago — yet the work sent there will cost it what it costs the sender beyond computing, at the
+// receiver's speed: the sender's floor in proportion to the part of its load that moves, times
+// sender.capacity / receiver.capacity. Its floor is the larger of the two. Else a lone task
+// between two idle-looking members always looked better on the one not hosting it (whose floor
+// lacked the task's own overhead) and went back and forth every round.
+NodeLoad receiving(const NodeLoad& receiver, const NodeLoad& sender, double amount);
 // A node holding nothing whose step floor is at `level` or above: any work sent there would make
 // it slower than that, so it is not part of the pool at that level (efficiency).
 bool sits_out(const NodeLoad& n, double level);

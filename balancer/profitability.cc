@@ -27,7 +27,7 @@ bool keeps_order(const NodeLoad& sender, const NodeLoad& receiver, double amount
 
 bool lowers_peak(const NodeLoad& sender, const NodeLoad& receiver, double amount) {
   if (!(amount > 0) || !std::isfinite(amount) || amount > sender.load * (1 + kOrderSlack)) return false;
-  const double ur = utilization(holding(receiver, receiver.load + amount));
+  const double ur = utilization(receiving(receiver, sender, amount));
   if (std::isinf(ur)) return false;
   if (!(sender.capacity > 0)) return true;  // leaving the pool: may give any part
   const double us = utilization(sender);

@@ -28,7 +28,8 @@ bool keeps_order(const NodeLoad& sender, const NodeLoad& receiver, double amount
 // falls. Weaker than keeps_order — a coarse task may leave the receiver a little busier than
 // the sender — yet the task can never come back: that would need the sender's old utilization
 // to be below the receiver's new one. Every accepted move lowers the sorted utilizations
-// lexicographically, so moves cannot cycle.
+// lexicographically, so moves cannot cycle. A receiver holding nothing is judged with the step
+// floor the work brings along (receiving, load_graph.h).
 bool lowers_peak(const NodeLoad& sender, const NodeLoad& receiver, double amount);
 
 }  // namespace drift::balance

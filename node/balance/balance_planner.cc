@@ -86,14 +86,14 @@ void move_single_tasks(const RoundInput& input, const PlannerParams& params, dou
     double best_u = 0;
     for (std::size_t j = 1; j < after.size(); ++j) {
       if (!balance::lowers_peak(after[0], after[j], load)) continue;
-      const double u = balance::utilization(balance::holding(after[j], after[j].load + load));
+      const double u = balance::utilization(balance::receiving(after[j], after[0], load));
       if (best == 0 || u < best_u) best = j, best_u = u;
     }
     if (best == 0) return;
     taken[task] = true;
     moves.push_back({input.tasks[task].id, after[best].id, load});
+    after[best] = balance::receiving(after[best], after[0], load);
     after[0].load -= load;
-    after[best].load += load;
   }
 }
 
@@ -126,7 +126,7 @@ std::optional<PlannedSplit> plan_split(const RoundInput& input, const PlannerPar
     double best_u = 0;
     for (std::size_t j = 1; j < after.size(); ++j) {
       if (!balance::lowers_peak(after[0], after[j], half)) continue;
-      const double u = balance::utilization(balance::holding(after[j], after[j].load + half));
+      const double u = balance::utilization(balance::receiving(after[j], after[0], half));
       if (best == 0 || u < best_u) best = j, best_u = u;
     }
     if (best != 0) {
@@ -138,8 +138,8 @@ std::optional<PlannedSplit> plan_split(const RoundInput& input, const PlannerPar
   const double steps_left = input.tasks[task].steps_left < 0 ? 1e6 : input.tasks[task].steps_left;
   NodeLoad sender = after[0], receiver = after[best];
   const double before = std::max(balance::utilization(sender), balance::utilization(receiver));
+  receiver = balance::receiving(receiver, sender, half);
   sender.load -= half;
-  receiver.load += half;
   const double later = std::max(balance::utilization(sender), balance::utilization(receiver));
   balance::ProfitInputs profit{efficiency, params.eff_min, before, later, steps_left,
                                input.move_seconds};
@@ -252,8 +252,8 @@ RoundPlan plan_moves(const RoundInput& input, const PlannerParams& params) {
       taken[i] = true;
       plan.moves.push_back({input.tasks[i].id, dest, input.tasks[i].load});
     }
+    after[send.to] = balance::receiving(after[send.to], after[0], moved);
     after[0].load -= moved;
-    after[send.to].load += moved;
   }
   // Tasks are coarse: transfers that each come to less than a task move nothing, and a slow
   // machine left with a few tasks too many would shed them one round at a time.

@@ -70,6 +70,24 @@ TEST(LoadGraphTest, AStepFloorCountsOnlyWhileTheNodeHoldsLoad) {
   EXPECT_DOUBLE_EQ(utilization(holding({0, 0, 100, 0.03}, 2)), 0.05);
 }
 
+TEST(LoadGraphTest, AnEmptyReceiverTakesOnTheFloorTheWorkBringsAlong) {
+  // The sender holds 2 at capacity 100 with a floor of 4 ms; the receiver, twice as fast, last
+  // measured 1 ms. All of the load moving: 4 ms * 100 / 200 = 2 ms there.
+  const NodeLoad sender{1, 2, 100, 0.004}, idle{2, 0, 200, 0.001};
+  EXPECT_DOUBLE_EQ(receiving(idle, sender, 2).floor, 0.002);
+  EXPECT_DOUBLE_EQ(receiving(idle, sender, 2).load, 2);
+  // Half of it: half the sender's overhead.
+  EXPECT_DOUBLE_EQ(receiving(idle, sender, 1).floor, 0.001);
+  EXPECT_DOUBLE_EQ(receiving(idle, sender, 0.5).floor, 0.001) << "its own floor is larger";
+  // A receiver that holds work measured its floor with it: unchanged.
+  EXPECT_DOUBLE_EQ(receiving({2, 1, 200, 0.001}, sender, 2).floor, 0.001);
+  EXPECT_DOUBLE_EQ(receiving({2, 1, 200, 0.001}, sender, 2).load, 3);
+  // Nothing to scale by: unchanged.
+  EXPECT_DOUBLE_EQ(receiving(idle, {1, 2, 0, 0.004}, 2).floor, 0.001) << "sender leaving the pool";
+  EXPECT_DOUBLE_EQ(receiving(idle, {1, 2, 100}, 2).floor, 0.001) << "sender without a floor";
+  EXPECT_DOUBLE_EQ(receiving({2, 0, 0}, sender, 2).floor, 0) << "receiver without capacity";
+}
+
 TEST(LoadGraphTest, AnEmptyNodeWhoseFloorIsAboveThePeakIsNotPartOfThePool) {
   // U 0.02 and 0.02; the empty node would take 30 ms a step: balanced without it.
   EXPECT_DOUBLE_EQ(efficiency({{0, 2, 100}, {1, 4, 200}, {2, 0, 10, 0.03}}), 1.0);

@@ -130,5 +130,18 @@ TEST(LowersPeakTest, AStepFloorKeepsMovesFromComingBack) {
   EXPECT_FALSE(lowers_peak({2, 1.5, 1, 1.0}, {1, 2, 1, 0.5}, 1));
 }
 
+// Seen on the multi-host test: one task left of a small job (0.11 ms a step at its capacity)
+// went back and forth between two equal hosts every round. Its host measured a floor of 0.166 ms
+// with the task; the idle one still advertised the 0.132 ms it measured before, without the
+// task's own overhead, so the task always looked 14 % faster elsewhere.
+TEST(LowersPeakTest, ALoneTaskDoesNotGoBackAndForthOnTheFloorItBringsAlong) {
+  const NodeLoad host{3, 1.1e-4, 1, 1.66e-4}, idle{4, 0, 1, 1.32e-4};
+  EXPECT_FALSE(lowers_peak(host, idle, 1.1e-4));
+  // Nor the other way round, once the other host measured the task's overhead itself.
+  EXPECT_FALSE(lowers_peak({4, 1.1e-4, 1, 1.70e-4}, {3, 0, 1, 1.66e-4}, 1.1e-4));
+  // A faster idle node still takes it: the same work, overhead included, at twice the speed.
+  EXPECT_TRUE(lowers_peak(host, {4, 0, 2, 1.32e-4}, 1.1e-4));
+}
+
 }  // namespace
 }  // namespace drift::balance

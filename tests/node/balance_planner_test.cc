@@ -210,6 +210,22 @@ TEST(BalancePlannerTest, NothingGoesToAMemberWhoseStepFloorIsAboveThePeak) {
 
 // The same node holding half a tile: 70 ms a step, the group's slowest by far. It sends the half
 // away although by its capacity it holds less than its share.
+// One task left of a small job, four equal hosts; the others last measured smaller floors,
+// without this task's overhead. Moving it would only swap the roles: it stays.
+TEST(BalancePlannerTest, ALoneTaskStaysAmongEqualHosts) {
+  auto lone = tasks_of(7, 1, 1.1e-4);
+  RoundInput in{{3, 1.1e-4, 1, 1.66e-4}, {{1, 0, 1, 1.3e-4}, {2, 0, 1}, {4, 0, 1, 1.32e-4}}, lone};
+  RoundPlan plan = plan_round(in, {});
+  EXPECT_TRUE(plan.balance_needed) << "one of four busy";
+  EXPECT_TRUE(plan.moves.empty());
+  EXPECT_TRUE(plan.splits.empty());
+  // A host twice as fast takes it.
+  in.peers[1].capacity = 2;
+  plan = plan_round(in, {});
+  ASSERT_EQ(plan.moves.size(), 1u);
+  EXPECT_EQ(plan.moves[0].dest, 2u);
+}
+
 TEST(BalancePlannerTest, AMemberHeldUpByItsStepFloorSendsItsLastTask) {
   RoundInput in{{3, 0.5, 50, 0.06}, {{1, 2, 100}, {2, 2, 100}}, splittable_tasks(7, 1, 0.5)};
   RoundPlan plan = plan_round(in, {});
