@@ -21,7 +21,10 @@ std::string opt_secs(const std::optional<double>& s) { return s ? secs(*s) : "-"
 
 std::string node_list(const std::vector<int>& nodes) {
   std::string out;
-  for (int n : nodes) out += (out.empty() ? "" : ",") + std::to_string(n);
+  for (int n : nodes) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(n);
+  }
   return out.empty() ? "all" : out;
 }
 
