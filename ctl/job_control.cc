@@ -1,6 +1,9 @@
 #include "ctl/job_control.h"
 
 #include <algorithm>
+#include <functional>
+#include <future>
+#include <utility>
 
 #include "ctl/status_query.h"
 #include "ctl/task_id_text.h"
@@ -13,6 +16,25 @@ namespace {
 std::string unexpected(const ClientConnection& connection, const WireMessage& msg,
                        const char* while_doing) {
   return connection.address() + " sent " + to_string(type_of(msg)) + " " + while_doing;
+}
+
+// One member's JobListReply, or why it could not be had; connecting and the handshake are
+// bounded by `timeout` too, so a member that is stopped (its kernel still accepts) costs no more.
+Result<JobListReply> ask_member(ConnectOptions to, const MemberInfo& member, bool all,
+                                std::chrono::milliseconds timeout) {
+  auto at = parse_endpoint(member.address);
+  if (!at) return at.status();
+  to.node = *at;
+  to.connect_timeout = std::min(to.connect_timeout, timeout);
+  to.handshake_timeout = std::min(to.handshake_timeout, timeout);
+  auto connection = ClientConnection::open(to);
+  if (!connection) return connection.status();
+  if (Status s = (*connection)->send(JobListRequest{all}); !s) return s;
+  auto reply = (*connection)->receive(Clock::now() + timeout);
+  if (!reply) return reply.status();
+  auto* list = std::get_if<JobListReply>(&*reply);
+  if (!list) return Status::error(unexpected(**connection, *reply, "for JobListRequest"));
+  return std::move(*list);
 }
 
 }  // namespace
@@ -40,34 +62,19 @@ Result<ClusterJobs> cluster_jobs(const ConnectOptions& options, bool all,
   auto status = query_status(options, timeout);
   if (!status) return status.status();
   ClusterJobs out;
+  // Every member at once: one that does not answer costs the timeout once, not once each.
+  std::vector<std::pair<const MemberInfo*, std::future<Result<JobListReply>>>> asks;
   for (const NodeStatus& n : status->nodes) {
     out.members.push_back(n.member);
     if (n.member.state == MemberState::kDead) continue;
-    auto at = parse_endpoint(n.member.address);
-    const std::string who = "node " + std::to_string(n.member.node_id) + " (" + n.member.address + ")";
-    if (!at) {
-      out.unreachable.push_back(who + ": " + at.error());
-      continue;
-    }
-    ConnectOptions to = options;
-    to.node = *at;
-    auto connection = ClientConnection::open(to);
-    if (!connection) {
-      out.unreachable.push_back(who + ": " + connection.error());
-      continue;
-    }
-    if (Status s = (*connection)->send(JobListRequest{all}); !s) {
-      out.unreachable.push_back(who + ": " + s.message());
-      continue;
-    }
-    auto reply = (*connection)->receive(Clock::now() + timeout);
-    if (!reply) {
-      out.unreachable.push_back(who + ": " + reply.error());
-      continue;
-    }
-    auto* list = std::get_if<JobListReply>(&*reply);
+    asks.emplace_back(&n.member, std::async(std::launch::async, ask_member, options,
+                                            std::cref(n.member), all, timeout));
+  }
+  for (auto& [member, ask] : asks) {
+    auto list = ask.get();
     if (!list) {
-      out.unreachable.push_back(who + ": " + unexpected(**connection, *reply, "for JobListRequest"));
+      out.unreachable.push_back("node " + std::to_string(member->node_id) + " (" +
+                                member->address + "): " + list.error());
       continue;
     }
     for (JobEntry& e : list->jobs) {

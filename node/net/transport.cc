@@ -349,7 +349,12 @@ void Transport::on_closed(const ConnectionPtr& conn, const std::string& reason) 
                   seed.mapped().seed.to_string(), reason, seed.mapped().backoff.count());
     redial_seed(seed.mapped().seed, seed.mapped().backoff);
   }
-  bool refused = reason.rfind("refused", 0) == 0 || reason.find("handshake") != std::string::npos;
+  // A handshake that does not finish on a connection we dialled is a member that does not
+  // answer (stopped, or the redial of a dead one), not a refusal: no warning every redial.
+  const bool unanswered = conn->side() == PeerConnection::Side::kConnector &&
+                          reason.find("not completed in time") != std::string::npos;
+  bool refused = !unanswered && (reason.rfind("refused", 0) == 0 ||
+                                 reason.find("handshake") != std::string::npos);
   if (refused) {
     ++frames_refused_;
     ++refused_by_kind_[refusal_kind(reason)];

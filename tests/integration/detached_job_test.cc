@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "ctl/job_control.h"
 #include "tests/integration/people_fixture.h"
 
 extern char** environ;
@@ -235,6 +236,23 @@ TEST_F(DetachedJobTest, OnlyItsOwnerOrAnAdminMayCancelAJob) {
   const auto by_admin = as(carol, "cancel " + other);
   EXPECT_EQ(by_admin.exit_code, 0) << by_admin.out;
   EXPECT_TRUE(wait_for_state(alice, other, "cancelled", 5s));
+}
+
+// Listing jobs asks every member at once, each within the timeout: members that are stopped
+// (their kernels still accept connections, nobody answers) cost it once, not once each.
+TEST_F(DetachedJobTest, StoppedMembersCostTheJobListOneTimeoutNotOneEach) {
+  ASSERT_TRUE(cluster().kill(2, SIGSTOP).is_ok());
+  ASSERT_TRUE(cluster().kill(3, SIGSTOP).is_ok());
+  const auto began = std::chrono::steady_clock::now();
+  auto jobs = ctl::cluster_jobs(connect_options(1), true, 1s);
+  const auto took = std::chrono::steady_clock::now() - began;
+  ASSERT_TRUE(cluster().kill(2, SIGCONT).is_ok());
+  ASSERT_TRUE(cluster().kill(3, SIGCONT).is_ok());
+  ASSERT_TRUE(jobs.is_ok()) << jobs.error();
+  ASSERT_EQ(jobs->unreachable.size(), 2u);  // asked before they were declared dead
+  EXPECT_NE(jobs->unreachable[0].find("node 2"), std::string::npos) << jobs->unreachable[0];
+  EXPECT_NE(jobs->unreachable[1].find("node 3"), std::string::npos) << jobs->unreachable[1];
+  EXPECT_LT(took, 1900ms);  // one after the other: 2 s
 }
 
 }  // namespace

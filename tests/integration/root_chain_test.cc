@@ -25,7 +25,9 @@ constexpr int kRootChainNodes = 6;
 TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
   ASSERT_NO_FATAL_FAILURE(start_cluster(kRootChainNodes, kRootChainSlot));
   wait_for_load_reports(1);
-  JobSpec spec = ctl::job_spec("heat2d", 12, 600, {{"size", "192x192"}});
+  // Long enough that it cannot end between two looks at it, even while a look waits out the
+  // timeout of a stopped member (the job does ~300 steps a second here).
+  JobSpec spec = ctl::job_spec("heat2d", 12, 1800, {{"size", "192x192"}});
   spec.runtime["checkpoint_steps"] = "20";
   spec.runtime["checkpoint_ms"] = "0";
   auto serial = reference_run(spec);
@@ -39,14 +41,23 @@ TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
   const std::uint64_t id = accepted->job;
 
   std::set<int> dead;
+  std::string seen;  // what the last look found, for a failure's message
   // The job as the cluster lists it, asked of a member not failed; nullopt if none lists it.
   auto entry = [&]() -> std::optional<JobEntry> {
     int asked = 1;
     while (dead.count(asked)) ++asked;
     auto jobs = ctl::cluster_jobs(connect_options(asked), true, 1s);
-    if (!jobs) return std::nullopt;
+    if (!jobs) {
+      seen = "asking node " + std::to_string(asked) + ": " + jobs.error();
+      return std::nullopt;
+    }
+    seen = "node " + std::to_string(asked) + " lists no such job";
+    for (const std::string& u : jobs->unreachable) seen += "; could not ask " + u;
     for (const JobEntry& e : jobs->jobs) {
-      if (e.job == id) return e;
+      if (e.job != id) continue;
+      seen = "root " + std::to_string(e.root) + ", " + to_string(e.state) + ", step " +
+             std::to_string(e.step) + (e.reason.empty() ? "" : ", " + e.reason);
+      return e;
     }
     return std::nullopt;
   };
@@ -61,7 +72,7 @@ TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
       step = e->step;
       return step >= after;
     })) << "failure " << failure << ": the job did not reach step " << after << " under node "
-        << root;
+        << root << " (last seen: " << seen << ")";
     const bool pause = failure == 1;
     std::cout << (pause ? "pausing" : "killing") << " root node " << root << " at step " << step
               << "\n";
@@ -73,7 +84,8 @@ TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
       if (!e || e->root == old_root || ended(e->state)) return false;
       root = e->root;
       return true;
-    })) << "failure " << failure << ": no node took the job over from node " << old_root;
+    })) << "failure " << failure << ": no node took the job over from node " << old_root
+        << " (last seen: " << seen << ")";
     std::cout << "node " << root << " took the job over\n";
     if (pause) {
       ASSERT_TRUE(cluster().kill(static_cast<int>(old_root), SIGCONT).is_ok());
@@ -83,7 +95,7 @@ TEST_F(ClusterTest, ThreeRootFailuresOneAfterAnotherLoseNoJob) {
   ASSERT_TRUE(poll_until(90s, 200ms, [&] {
     last = entry();
     return last && ended(last->state);
-  })) << "the job did not end";
+  })) << "the job did not end (last seen: " << seen << ")";
   EXPECT_EQ(last->state, JobState::kDone) << last->reason;
   int asked = 1;
   while (dead.count(asked)) ++asked;
