@@ -365,7 +365,9 @@ LoadIndex Daemon::load_index() {
   if (config_.balance.step_floor && !emulator_.enabled()) {
     step_overhead_.sample(now_s(), host_.tasks(), [this] {
       return StepOverhead::Reading{node_cpu_seconds(host_.worker_pids()),
-                                   meter_.compute_cpu_seconds(), meter_.steps_done()};
+                                   meter_.compute_cpu_seconds(), meter_.steps_done(),
+                                   migration_.moving_out() + migration_.moving_in() > 0,
+                                   host_.state_bytes_from_workers() + recovery_.bytes_kept()};
     });
     meter_.set_step_overhead(step_overhead_.cpu_seconds());
   }

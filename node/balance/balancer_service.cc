@@ -210,7 +210,8 @@ void BalancerService::on_request(const BalanceRequest& request) {
 }
 
 // The receiver's re-check (docs/architecture.md §8 phase 5): with what we hold and what is already on its
-// way here, the move must lower the pair's peak (Lee's condition, balance::lowers_peak).
+// way here, the move must lower the pair's peak (Lee's condition, balance::lowers_peak). The
+// floor it names is the one judged: an empty receiver's is raised to what the work brings along.
 std::optional<std::string> BalancerService::recheck(const BalanceBasis& basis) const {
   if (params_.planner.strategy == balance::Strategy::kNone) {
     return "balancing is off on node " + std::to_string(messenger_.self_id());
@@ -223,7 +224,8 @@ std::optional<std::string> BalancerService::recheck(const BalanceBasis& basis) c
       "receiver would be at least as busy as the sender was: load {:.4g}+{:.4g} "
       "at capacity {:.4g} (step floor {:.3g} s) here, {:.4g} at {:.4g} (floor "
       "{:.3g} s) there",
-      self.load, basis.task_load, self.capacity, self.floor, basis.sender_load,
+      self.load, basis.task_load, self.capacity,
+      balance::receiving(self, sender, basis.task_load).floor, basis.sender_load,
       basis.sender_capacity, sender.floor);
 }
 

@@ -35,6 +35,11 @@ void StepOverhead::sample(double now_s, std::vector<TaskId> hosted,
   if (seconds < kIntervalSeconds) return;
   const Reading now = read();
   const Reading& was = start_->reading;
+  if (now.moving || was.moving || now.state_bytes != was.state_bytes) {
+    // Moving or checkpointing state is no step's CPU (nor what the idle daemon spends).
+    start_ = Start{now_s, now, std::move(hosted), start_->warmed};
+    return;
+  }
   const double cpu = now.node_cpu_s - was.node_cpu_s;
   const bool forward = cpu >= 0 && std::isfinite(cpu) && now.steps >= was.steps;
   if (hosted.empty()) {  // what the daemon spends anyway

@@ -12,7 +12,12 @@
 // step, and nodes that believed it gave all their work away): the CPU time of
 // the daemon and its workers less their computes' and less what the daemon spends anyway —
 // heartbeats, samplers, status requests: its CPU per second while it hosted nothing, measured
-// over such seconds — per step, averaged with the previous measurement (half the newest). Kept
+// over such seconds — per step, averaged with the previous measurement (half the newest). An
+// interval in which task state was captured or taken in (a checkpoint, its copies, a move in or
+// out under way at its start or end) is not judged, busy or idle: on the real testbed a
+// checkpoint of 64 tiles of 4 MB, two copies each, took a 0.06-core node's daemon 6 s, and
+// counted as step overhead it made floors of 0.1-0.3 s, which the node kept once emptied — it
+// sat out of the pool (load_graph.h, sits_out) for 17 s of a 52 s job. Kept
 // while the node holds nothing — it is what work sent there would meet — and 0 before the first.
 // The arithmetic is pure; StepOverhead keeps the readings.
 #pragma once
@@ -43,6 +48,10 @@ class StepOverhead {
     double node_cpu_s = 0;     // the daemon's and its workers' CPU time so far
     double compute_cpu_s = 0;  // its tasks' computes' so far (LoadMeter)
     std::uint64_t steps = 0;   // steps its tasks completed so far (LoadMeter)
+    bool moving = false;       // a move in or out of the node is under way now
+    // Task state the node has taken in so far: its workers' captures (checkpoints, moves) and
+    // the checkpoint copies it kept, bytes.
+    std::uint64_t state_bytes = 0;
   };
   // The node's tasks now; `read` is called only where an interval starts or may end (the /proc
   // reads behind it stay off most heartbeats). An interval starts again whenever the tasks change.

@@ -75,6 +75,7 @@ class MigrationService {
   using InstalledHook = std::function<void(TaskId, const BalanceBasis&)>;
   void set_installed_hook(InstalledHook hook) { installed_hook_ = std::move(hook); }
   std::size_t moving_out() const { return outgoing_.size(); }
+  std::size_t moving_in() const { return incoming_.size(); }  // states on their way here
   // What a move out of here has taken lately (EWMA of the finished ones, seconds; 0 before any),
   // from its capture to the destination's install: the balancer's estimate of a move's cost.
   // The wait for the worker before the capture does not count: on a busy node a task queues

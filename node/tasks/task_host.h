@@ -163,6 +163,8 @@ class TaskHost {
   // Busy seconds and work units measured in ctx.compute since start.
   double busy_seconds() const { return busy_seconds_; }
   double work_units() const { return work_units_; }
+  // Task state its workers sent since start (checkpoints, captures for moves), bytes.
+  std::uint64_t state_bytes_from_workers() const { return state_bytes_from_workers_; }
 
  private:
   struct HostedTask {
@@ -255,6 +257,7 @@ class TaskHost {
   std::shared_ptr<bool> alive_;
   double busy_seconds_ = 0;
   double work_units_ = 0;
+  std::uint64_t state_bytes_from_workers_ = 0;
   std::uint64_t launches_ = 0;  // names the workers' memory cgroups
 };
 

@@ -174,6 +174,7 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
 
 Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
   hosted.state_went_on = std::chrono::steady_clock::now();
+  state_bytes_from_workers_ += piece.bytes.size();
   if (piece.kind == StateBytesKind::kCheckpoint) {
     // Of a task here (it may have left since its handler ran: that copy is not wanted).
     if (piece.index >= hosted.info->spec.tasks) {

@@ -63,6 +63,51 @@ TEST(StepOverheadTest, AnIntervalWhoseTasksChangedIsNotJudged) {
   EXPECT_NEAR(overhead.cpu_seconds(), 0.008, 1e-9) << "the next interval is a warm-up again";
 }
 
+// As on the real testbed's 0.06-core node: a task's 4 MB state captured for a move out while
+// the task is still hosted, 0.5 s of CPU in one interval; then a state arriving for a move in.
+TEST(StepOverheadTest, AnIntervalWithAMoveUnderWayIsNotJudged) {
+  StepOverhead overhead;
+  run(overhead, 0, 3, 2, 0.05, 0.001, 0.002);
+  ASSERT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9) << "two tasks' 2 ms a step";
+  const double cpu = 0.5 + 60 * 2 * 0.003, compute = 60 * 2 * 0.001;
+  overhead.sample(3.1, {cpu, compute, 120, true}, tasks(2));  // the move begins
+  overhead.sample(4.1, {cpu + 40 * 0.003 + 0.5, compute + 40 * 0.001, 160, true}, tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9) << "the capture's CPU is no step's";
+  // The move refused, the task stays: the next quiet interval is judged as before.
+  overhead.sample(5.1, {cpu + 80 * 0.003 + 0.5, compute + 80 * 0.001, 200}, tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9) << "began with the move under way";
+  overhead.sample(6.1, {cpu + 120 * 0.003 + 0.5, compute + 120 * 0.001, 240}, tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9);
+  // Without the flag the same readings would have counted the capture: 0.5 s over 40 steps.
+  StepOverhead unflagged;
+  run(unflagged, 0, 3, 2, 0.05, 0.001, 0.002);
+  unflagged.sample(4.1, {cpu + 40 * 0.003 + 0.5, compute + 40 * 0.001, 160}, tasks(2));
+  EXPECT_GT(unflagged.cpu_seconds(), 0.005);
+  // Hosting nothing, a state arriving is not what the daemon spends anyway.
+  StepOverhead idle;
+  idle.sample(0, {0, 0, 0}, {});
+  idle.sample(2, {0.04, 0, 0}, {});
+  ASSERT_DOUBLE_EQ(idle.idle_cpu_per_second(), 0.02);
+  idle.sample(3, {0.54, 0, 0, true}, {});
+  idle.sample(4, {0.56, 0, 0}, {});
+  EXPECT_DOUBLE_EQ(idle.idle_cpu_per_second(), 0.02);
+}
+
+// A checkpoint: its captures and copies (here 0.6 s of CPU) fall in one interval; the hosted
+// tasks and the moves are as before.
+TEST(StepOverheadTest, AnIntervalWithACheckpointIsNotJudged) {
+  StepOverhead overhead;
+  run(overhead, 0, 3, 2, 0.05, 0.001, 0.002);
+  ASSERT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9);
+  const double cpu = 0.5 + 60 * 2 * 0.003, compute = 60 * 2 * 0.001;
+  overhead.sample(4, {cpu + 40 * 0.003 + 0.6, compute + 40 * 0.001, 160, false, 8 << 20},
+                  tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9);
+  overhead.sample(5, {cpu + 80 * 0.003 + 0.6, compute + 80 * 0.001, 200, false, 8 << 20},
+                  tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9) << "the next quiet interval: as before";
+}
+
 TEST(StepOverheadTest, TooFewStepsLetTheIntervalGoOnAndMeasurementsAverage) {
   StepOverhead overhead;
   overhead.sample(0, {0, 0, 0}, tasks(2));
