@@ -367,7 +367,8 @@ LoadIndex Daemon::load_index() {
       return StepOverhead::Reading{node_cpu_seconds(host_.worker_pids()),
                                    meter_.compute_cpu_seconds(), meter_.steps_done(),
                                    migration_.moving_out() + migration_.moving_in() > 0,
-                                   host_.state_bytes_from_workers() + recovery_.bytes_kept()};
+                                   host_.state_bytes_from_workers() + recovery_.bytes_kept(),
+                                   grain_changes_here_};
     });
     meter_.set_step_overhead(step_overhead_.cpu_seconds());
   }

@@ -115,6 +115,7 @@ class Daemon final : public Messenger {
   Emulator emulator_;  // off unless emulate.speed > 0; its start is the meter's time zero
   CpuShareSampler cpu_share_;  // what the node got of its CPU quota (external_load_now)
   StepOverhead step_overhead_;  // CPU per step beyond the computes (real machines), advertised
+  std::uint64_t grain_changes_here_ = 0;  // splits and merges our tasks took part in
   // On a real machine, read at most every 500 ms and 200 ms (sampled.h): every membership round
   // and every status request asks, the load average moves every 5 s.
   Sampled<double> external_load_;

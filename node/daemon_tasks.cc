@@ -4,6 +4,7 @@
 // (docs/architecture.md §3, §11).
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -29,6 +30,13 @@ void Daemon::on_create(const CreateTasks& req) {
 void Daemon::on_reduction(const ReductionResult& r, std::uint32_t from) {
   if (ended_jobs_.contains(r.job)) return;
   if (host_.knows_job(r.job) && host_.generation(r.job) != r.generation) return;
+  for (const GrainChange& c : r.changes) {  // its copying is no step's overhead (step_overhead.h)
+    if (std::find_if(r.tasks.begin(), r.tasks.end(), [&](std::uint32_t t) {
+          return t == c.task || t == c.partner;
+        }) != r.tasks.end()) {
+      ++grain_changes_here_;
+    }
+  }
   auto values = std::make_shared<const std::vector<std::uint8_t>>(
       encode_portable(ReducedPayload{r.values, r.changes}));
   for (std::uint32_t index : r.tasks) {

@@ -35,8 +35,10 @@ void StepOverhead::sample(double now_s, std::vector<TaskId> hosted,
   if (seconds < kIntervalSeconds) return;
   const Reading now = read();
   const Reading& was = start_->reading;
-  if (now.moving || was.moving || now.state_bytes != was.state_bytes) {
-    // Moving or checkpointing state is no step's CPU (nor what the idle daemon spends).
+  if (now.moving || was.moving || now.state_bytes != was.state_bytes ||
+      now.grain_changes != was.grain_changes) {
+    // Moving, checkpointing or regrouping state is no step's CPU (nor what the idle daemon
+    // spends).
     start_ = Start{now_s, now, std::move(hosted), start_->warmed};
     return;
   }

@@ -14,7 +14,7 @@
 // heartbeats, samplers, status requests: its CPU per second while it hosted nothing, measured
 // over such seconds — per step, averaged with the previous measurement (half the newest). An
 // interval in which task state was captured or taken in (a checkpoint, its copies, a move in or
-// out under way at its start or end) is not judged, busy or idle: on the real testbed a
+// out under way at its start or end, a split or merge of its tasks) is not judged, busy or idle: on the real testbed a
 // checkpoint of 64 tiles of 4 MB, two copies each, took a 0.06-core node's daemon 6 s, and
 // counted as step overhead it made floors of 0.1-0.3 s, which the node kept once emptied — it
 // sat out of the pool (load_graph.h, sits_out) for 17 s of a 52 s job. Kept
@@ -52,6 +52,8 @@ class StepOverhead {
     // Task state the node has taken in so far: its workers' captures (checkpoints, moves) and
     // the checkpoint copies it kept, bytes.
     std::uint64_t state_bytes = 0;
+    // Splits and merges its tasks took part in so far: their copying is no step's either.
+    std::uint64_t grain_changes = 0;
   };
   // The node's tasks now; `read` is called only where an interval starts or may end (the /proc
   // reads behind it stay off most heartbeats). An interval starts again whenever the tasks change.

@@ -108,6 +108,20 @@ TEST(StepOverheadTest, AnIntervalWithACheckpointIsNotJudged) {
   EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9) << "the next quiet interval: as before";
 }
 
+TEST(StepOverheadTest, AnIntervalWithASplitOrMergeOfItsTasksIsNotJudged) {
+  StepOverhead overhead;
+  run(overhead, 0, 3, 2, 0.05, 0.001, 0.002);
+  ASSERT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9);
+  const double cpu = 0.5 + 60 * 2 * 0.003, compute = 60 * 2 * 0.001;
+  // Two tiles merged in it: 0.6 s of copying beside the steps.
+  overhead.sample(4, {cpu + 40 * 0.003 + 0.6, compute + 40 * 0.001, 160, false, 0, 1},
+                  tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9);
+  overhead.sample(5, {cpu + 80 * 0.003 + 0.6, compute + 80 * 0.001, 200, false, 0, 1},
+                  tasks(2));
+  EXPECT_NEAR(overhead.cpu_seconds(), 0.004, 1e-9) << "the next quiet interval: as before";
+}
+
 TEST(StepOverheadTest, TooFewStepsLetTheIntervalGoOnAndMeasurementsAverage) {
   StepOverhead overhead;
   overhead.sample(0, {0, 0, 0}, tasks(2));
