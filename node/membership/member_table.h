@@ -63,7 +63,7 @@ class MemberTable {
     std::chrono::milliseconds min{400};
     std::chrono::milliseconds max{400};
     std::size_t confirmations = 3;
-    double peer_stretch = 3;
+    double peer_stretch = 8;
     double own_stretch = 4;
   };
 

@@ -35,6 +35,11 @@ void PhiAccrualDetector::heartbeat(TimePoint now) {
   last_ = now;
 }
 
+void PhiAccrualDetector::alive_at(TimePoint now) {
+  if (!started_) return heartbeat(now);
+  if (now > last_) last_ = now;
+}
+
 void PhiAccrualDetector::add_interval(double ms) {
   intervals_ms_.push_back(ms);
   sum_ += ms;

@@ -27,6 +27,9 @@ class PhiAccrualDetector {
   // Records a heartbeat. The first one only starts the clock; a heartbeat earlier than the last
   // one is ignored.
   void heartbeat(TimePoint now);
+  // Other news that the peer was alive at `now` (its refutation of a suspicion, gossiped): the
+  // clock restarts from it, but it is no arrival — the intervals learned stay as they were.
+  void alive_at(TimePoint now);
   double phi(TimePoint now) const;  // 0 before the first heartbeat; finite, non-decreasing in now
   bool suspicious(TimePoint now) const;  // phi >= threshold
 

@@ -126,6 +126,47 @@ TEST(MemberTableLifeguardTest, ASlowPeersHealthStretchesItsTimeoutWithinTheCap) 
   EXPECT_EQ(t.suspect_deadline(*m), milliseconds(4800));
 }
 
+// By default a peer at the worst health gets eight times the patience (memberlist's largest
+// awareness multiplier): on the real-CPU testbed a node at a thirtieth of a core, its daemon
+// waiting up to 1.4 s for CPU, refuted a suspicion 2.2 s after it began; at three times it had
+// been declared dead 1.55 s in, and its job rolled back.
+TEST(MemberTableLifeguardTest, TheDefaultStretchesAnUnhealthyPeerEightTimes) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(400)});
+  t.merge(info(2), kT0);
+  t.peer_view(2, 8, {});
+  EXPECT_EQ(t.suspect_deadline(*t.find(2)), milliseconds(3200));
+  t.peer_view(2, 2, {});
+  EXPECT_EQ(t.suspect_deadline(*t.find(2)), milliseconds(1200));
+  t.peer_view(2, 0, {});
+  EXPECT_EQ(t.suspect_deadline(*t.find(2)), milliseconds(400)) << "a healthy peer: as before";
+}
+
+// A refutation gossiped by others (the suspect alive at a newer incarnation) says it was alive
+// a moment ago: it is not suspected again at the next tick from its last heartbeat's age, as a
+// slow node was on the real-CPU testbed (9 ms after its refutation arrived, dead 400 ms later).
+TEST(MemberTableLifeguardTest, AGossipedRefutationRestartsTheSuspectsClock) {
+  MemberTable t = lifeguard_ring(3);
+  TimePoint now = kT0 + milliseconds(2000);
+  for (; t.find(3)->info.state != State::kSuspect; now += milliseconds(10)) {
+    t.heartbeat(2, 1, {}, now);
+    t.tick(now);
+    ASSERT_LT(now, kT0 + milliseconds(5000)) << "node 3 never suspected";
+  }
+  t.merge(info(3, 2), now, 2);  // node 2 relays node 3's refutation
+  ASSERT_EQ(t.find(3)->info.state, State::kAlive);
+  EXPECT_TRUE(t.tick(now + milliseconds(10)).empty()) << "not suspected again at once";
+  // Still silent, it is suspected again in time (its clock restarted, not its detector's history).
+  std::optional<TimePoint> again;
+  for (TimePoint at = now + milliseconds(10); at < now + milliseconds(3000); at += milliseconds(10)) {
+    for (const auto& tr : t.tick(at)) {
+      if (tr.node_id == 3 && tr.to == State::kSuspect && !again) again = at;
+    }
+  }
+  ASSERT_TRUE(again);
+  EXPECT_GT(*again - now, milliseconds(150));
+}
+
 TEST(MemberTableLifeguardTest, OnlyMembersThatAreAliveConfirmAndOnlyWhileSuspect) {
   MemberTable t = lifeguard_ring(3);
   t.peer_view(2, 0, {3});  // 3 is not suspect here: nothing to confirm

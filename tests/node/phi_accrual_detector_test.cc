@@ -129,6 +129,24 @@ TEST(PhiAccrualDetectorTest, HeartbeatResetsSuspicion) {
   EXPECT_FALSE(d.suspicious(late + milliseconds(100)));
 }
 
+// News that the peer was alive (a refutation it sent through others) restarts the clock without
+// teaching the detector an interval: after it, phi is what it was a moment after a heartbeat.
+TEST(PhiAccrualDetectorTest, AliveAtRestartsTheClockButLearnsNoInterval) {
+  PhiAccrualDetector d({});
+  const TimePoint last = feed_regular(d, milliseconds(100), 20);
+  const double after_beat = d.phi(last + milliseconds(100));
+  const TimePoint late = last + milliseconds(1500);
+  ASSERT_TRUE(d.suspicious(late));
+  d.alive_at(late);
+  EXPECT_EQ(d.last_heartbeat(), late);
+  EXPECT_DOUBLE_EQ(d.phi(late + milliseconds(100)), after_beat) << "the 1.5 s gap not learned";
+  d.alive_at(last);  // older news moves nothing
+  EXPECT_EQ(d.last_heartbeat(), late);
+  PhiAccrualDetector fresh({});
+  fresh.alive_at(kPhiStart);  // before any heartbeat: starts the clock like one
+  EXPECT_TRUE(fresh.started());
+}
+
 TEST(PhiAccrualDetectorTest, OutOfOrderHeartbeatIsIgnored) {
   PhiAccrualDetector d({});
   const TimePoint last = feed_regular(d, milliseconds(100), 20);
