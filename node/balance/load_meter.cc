@@ -21,7 +21,7 @@ void LoadMeter::on_effects(const HandlerEffects& e, double now_s) {
   if (e.cpu_seconds > 0 && std::isfinite(e.cpu_seconds)) compute_cpu_s_ += e.cpu_seconds;
   // Capacity needs no step boundary: every compute is a sample (pooled), so a node learns its
   // speed from its first computes, not only when a step of its tasks has ended.
-  add_sample(e.work_units, params_.cpu_time ? e.cpu_seconds : e.busy_seconds);
+  add_sample(e.work_units, params_.cpu_time ? e.cpu_seconds : e.busy_seconds, now_s);
   if (!e.contributions.empty()) {
     end_step(t, e.contributions.size(), now_s);
     if (e.job) {
@@ -46,16 +46,20 @@ void LoadMeter::end_step(TaskMeasure& t, std::size_t contributions, double now_s
 // One sample of the unloaded speed: what the tasks got per CPU second (emulated: per busy second,
 // times 1 + the external load they shared the CPU with), times the tasks computing side by side.
 // Steps are pooled until they hold sample_window_s of that time, so a node running many short
-// steps (a fast machine) does not feed the EWMA one jittery millisecond-long step at a time.
-void LoadMeter::add_sample(double work_units, double seconds) {
+// steps (a fast machine) does not feed the EWMA one jittery millisecond-long step at a time; a
+// measured node with little work closes a window on wall time too (kLightWindowSeconds).
+void LoadMeter::add_sample(double work_units, double seconds, double now_s) {
   if (!(seconds > 0) || !(work_units > 0)) return;
+  if (!(pending_busy_ > 0)) pending_since_ = now_s;
   pending_work_ += work_units;
   pending_busy_ += seconds;
   // The first window is cut in three, so a node is measured as soon as it was with one sample.
   const double window = samples_ < kSamplesToMeasure
                             ? params_.sample_window_s / static_cast<double>(kSamplesToMeasure)
                             : params_.sample_window_s;
-  if (pending_busy_ < window) return;
+  const bool light = measured_ && now_s - pending_since_ >= kLightWindowSeconds &&
+                     pending_busy_ >= kLightWindowShare * window;
+  if (pending_busy_ < window && !light) return;
   const double shared = params_.cpu_time ? 1 : 1 + external_;
   const double sample = pending_work_ / pending_busy_ * shared * params_.parallelism;
   pending_work_ = pending_busy_ = 0;

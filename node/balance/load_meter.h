@@ -6,7 +6,11 @@
 // the EWMA as the best of the last three: interference only slows a window down, so windows
 // slowed by scheduling delay do not move the estimate; measured from the third sample on, the
 // first window of busy time cut into three, as a node's first sample is often taken at its
-// busiest moment, tasks just arrived and every node computing at once); an emulated sample is
+// busiest moment, tasks just arrived and every node computing at once; once measured, a window
+// also closes after kLightWindowSeconds of wall time if it holds a tenth of its busy time, so a
+// node left with little work still refreshes an estimate it may have taken at a bad moment —
+// on the real-CPU testbed a node measured during the job's merges, then emptied, advertised
+// that first estimate, 29 % below its share, to the job's end); an emulated sample is
 // normalised by the external load while it was measured, and the advertised capacity is the
 // base divided by (1 + external load per core now), so a loaded machine advertises less at once
 // and no load is counted twice. Pure: samples and time come in as arguments, external load from
@@ -98,6 +102,10 @@ class LoadMeter {
 
   // Samples before the dynamic estimate replaces the static one: the maximum's window.
   static constexpr std::uint64_t kSamplesToMeasure = 3;
+  // A window of a measured node closes after this much wall time holding a tenth of its busy
+  // time (kLightWindowShare).
+  static constexpr double kLightWindowSeconds = 2;
+  static constexpr double kLightWindowShare = 0.1;
   // The unloaded capacity estimate: the EWMA in dynamic mode once measured, else the static one.
   double base_capacity() const;
   const TaskMeasure* task(TaskId task) const;
@@ -105,7 +113,7 @@ class LoadMeter {
 
  private:
   void end_step(TaskMeasure& t, std::size_t contributions, double now_s);
-  void add_sample(double work_units, double seconds);
+  void add_sample(double work_units, double seconds, double now_s);
   double advertised() const;
 
   Params params_;
@@ -114,6 +122,7 @@ class LoadMeter {
   double external_ = 0;
   double pending_work_ = 0;  // steps not yet pooled into a sample
   double pending_busy_ = 0;
+  double pending_since_ = 0;  // meter time of the window's first compute
   std::array<double, kSamplesToMeasure> recent_{};  // the last samples, by samples_ % 3
   double ewma_ = 0;  // of the samples' windowed maximum, work units per second; valid when measured
   std::uint64_t samples_ = 0;

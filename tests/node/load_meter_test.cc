@@ -334,11 +334,30 @@ TEST(LoadMeterTest, ShortStepsArePooledIntoOneSample) {
   three_samples(m, effects(kB, 1, 1, 1000), 0);
   // 3 ms steps at 1000 units/s, one slow outlier: nothing is sampled until 0.2 s are pooled,
   // then the sample is the pooled rate, not the last step's.
-  for (int i = 0; i < 60; ++i) m.on_effects(effects(kA, 3, 0.003, 3, 1), i);
+  for (int i = 0; i < 60; ++i) m.on_effects(effects(kA, 3, 0.003, 3, 1), 0.003 * i);
   EXPECT_DOUBLE_EQ(m.capacity(), 1000);
-  m.on_effects(effects(kA, 3, 0.03, 3, 1), 60);                            // 100 units/s, jitter
-  for (int i = 0; i < 2; ++i) m.on_effects(effects(kB, 1, 0.2, 100), 61);  // two slow windows
+  m.on_effects(effects(kA, 3, 0.03, 3, 1), 0.18);                            // 100 units/s, jitter
+  for (int i = 0; i < 2; ++i) m.on_effects(effects(kB, 1, 0.2, 100), 0.21);  // two slow windows
   EXPECT_NEAR(m.capacity(), 0.5 * 183.0 / 0.21 + 0.5 * 1000, 1e-6);
+}
+
+// As node 8 on the real-CPU testbed: measured while the job's merges slowed its computes, then
+// left with one small tile — 2 ms of computing every 0.1 s, a full 0.2 s window only every 10 s.
+// Its windows close on wall time too, so the estimate follows its true speed within seconds.
+TEST(LoadMeterTest, ANodeWithLittleWorkStillRefreshesItsEstimate) {
+  LoadMeter m(dynamic_params(), nullptr);
+  three_samples(m, effects(kA, 1, 0.2, 120), 0);  // 600/s during the merges
+  ASSERT_DOUBLE_EQ(m.capacity(), 600);
+  double t = 0;
+  for (; t < 1.95; t += 0.1) m.on_effects(effects(kA, 1, 0.002, 2), t);  // 1000/s
+  EXPECT_DOUBLE_EQ(m.capacity(), 600) << "under 2 s: the window stays open";
+  for (; t < 8.05; t += 0.1) m.on_effects(effects(kA, 1, 0.002, 2), t);
+  EXPECT_GT(m.capacity(), 900) << "three light windows of 1000/s: " << m.capacity();
+  // Less than a tenth of a window in 2 s is no sample: a compute or two say little.
+  LoadMeter idle(dynamic_params(), nullptr);
+  three_samples(idle, effects(kA, 1, 0.2, 120), 0);
+  for (double u = 0; u < 6.05; u += 1) idle.on_effects(effects(kA, 1, 0.002, 2), u);
+  EXPECT_DOUBLE_EQ(idle.capacity(), 600);
 }
 
 TEST(LoadMeterTest, TasksThatHaveNotReportedCountWithTheMeanOfThoseThatHave) {
