@@ -152,11 +152,15 @@ MembershipService::Params membership_params(const NodeConfig& c) {
   return p;
 }
 
-// Lifeguard (docs/architecture.md §5.2): up to three other members confirm a suspicion; a slow
-// peer's own health stretches our patience with it at most 3 times, ours at most 4 times.
+// Lifeguard (docs/architecture.md §5.2): from the configured timeouts, with MemberTable's
+// confirmations and stretches (a slow peer's own health stretches our patience with it at most
+// 8 times, ours at most 4 times).
 MemberTable::SuspectTimeout suspect_timeout(const NodeConfig& c) {
   const auto max = c.suspect_timeout_max.count() > 0 ? c.suspect_timeout_max : 3 * c.suspect_timeout;
-  return {c.suspect_timeout, std::max(max, c.suspect_timeout), 3, 3, 4};
+  MemberTable::SuspectTimeout t;
+  t.min = c.suspect_timeout;
+  t.max = std::max(max, c.suspect_timeout);
+  return t;
 }
 
 TaskHost::Params task_host_params(const NodeConfig& c, const Emulator& emulator,

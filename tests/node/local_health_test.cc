@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "node/daemon_params.h"
 #include "node/membership/member_table.h"
 #include "tests/node/member_table_clock.h"
 
@@ -140,6 +141,22 @@ TEST(MemberTableLifeguardTest, TheDefaultStretchesAnUnhealthyPeerEightTimes) {
   EXPECT_EQ(t.suspect_deadline(*t.find(2)), milliseconds(1200));
   t.peer_view(2, 0, {});
   EXPECT_EQ(t.suspect_deadline(*t.find(2)), milliseconds(400)) << "a healthy peer: as before";
+}
+
+// The daemon's timeouts come from its config, its stretches from MemberTable's defaults (the
+// daemon once set its own, 3 ×, and a default changed in the table alone never reached it).
+TEST(MemberTableLifeguardTest, TheDaemonsSuspectTimeoutKeepsTheTablesStretches) {
+  NodeConfig c;
+  c.suspect_timeout = milliseconds(400);
+  const MemberTable::SuspectTimeout t = daemon_setup::suspect_timeout(c);
+  EXPECT_EQ(t.min, milliseconds(400));
+  EXPECT_EQ(t.max, milliseconds(1200)) << "3 × the timeout unless suspect_timeout_max_ms is set";
+  const MemberTable::SuspectTimeout defaults;
+  EXPECT_EQ(t.peer_stretch, defaults.peer_stretch);
+  EXPECT_EQ(t.own_stretch, defaults.own_stretch);
+  EXPECT_EQ(t.confirmations, defaults.confirmations);
+  c.suspect_timeout_max = milliseconds(2000);
+  EXPECT_EQ(daemon_setup::suspect_timeout(c).max, milliseconds(2000));
 }
 
 // A refutation gossiped by others (the suspect alive at a newer incarnation) says it was alive
