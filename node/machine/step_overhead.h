@@ -14,10 +14,10 @@
 // heartbeats, samplers, status requests: its CPU per second while it hosted nothing, measured
 // over such seconds — per step, averaged with the previous measurement (half the newest). An
 // interval in which task state was captured or taken in (a checkpoint, its copies, a move in or
-// out under way at its start or end, a split or merge of its tasks) is not judged, busy or idle: on the real testbed a
-// checkpoint of 64 tiles of 4 MB, two copies each, took a 0.06-core node's daemon 6 s, and
-// counted as step overhead it made floors of 0.1-0.3 s, which the node kept once emptied — it
-// sat out of the pool (load_graph.h, sits_out) for 17 s of a 52 s job. Kept
+// out under way at its start or end, a split or merge of its tasks) is not judged, busy or
+// idle: on the real testbed a checkpoint of 64 tiles of 4 MB, two copies each, took a 0.06-core
+// node's daemon 6 s, and counted as step overhead it made floors of 0.1-0.3 s, which the node
+// kept once emptied — it sat out of the pool (load_graph.h, sits_out) for 17 s of a 52 s job. Kept
 // while the node holds nothing — it is what work sent there would meet — and 0 before the first.
 // The arithmetic is pure; StepOverhead keeps the readings.
 #pragma once
