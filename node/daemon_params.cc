@@ -160,6 +160,7 @@ MemberTable::SuspectTimeout suspect_timeout(const NodeConfig& c) {
   MemberTable::SuspectTimeout t;
   t.min = c.suspect_timeout;
   t.max = std::max(max, c.suspect_timeout);
+  t.first_heartbeat = c.first_heartbeat;
   return t;
 }
 

@@ -165,6 +165,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .whole("membership.probe_helpers", 0, 64, c.probe_helpers)
       .millis("membership.suspect_timeout_max_ms", 0, kTenMinutes, c.suspect_timeout_max)
       .millis("membership.hang_timeout_ms", 1, kTenMinutes, c.hang_timeout)
+      .millis("membership.first_heartbeat_ms", 0, kTenMinutes, c.first_heartbeat)
       .whole("checkpoint.every_steps", 0, kMaxU32, c.checkpoint.every_steps)
       .millis("checkpoint.interval_ms", 0, kTenMinutes * 6, c.checkpoint.interval)
       .millis("checkpoint.stall_ms", 0, kTenMinutes * 6, c.checkpoint.stall)

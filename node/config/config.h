@@ -50,6 +50,9 @@ struct NodeConfig {
   // Lifeguard: with no other member confirming a suspicion, it lasts up to this long (0 = three
   // times suspect_timeout); the heartbeat thread stops when the network thread hangs this long.
   std::chrono::milliseconds suspect_timeout_max{0}, hang_timeout{30000};
+  // A member entering the local group is not suspected before this long without its first
+  // heartbeat (a node starting on a slow PC takes that long to connect).
+  std::chrono::milliseconds first_heartbeat{3000};
   std::uint32_t max_frame_bytes = 8u << 20;
   std::chrono::milliseconds reconnect_min{100}, reconnect_max{5000};
   // Connections not yet authenticated: at most so many at once, so many from one address, and

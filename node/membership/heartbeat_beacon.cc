@@ -1,6 +1,9 @@
 // The heartbeat thread and its connections (heartbeat_beacon.h).
 #include "node/membership/heartbeat_beacon.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <spdlog/spdlog.h>
 
 #include "protocol/codec.h"
@@ -52,6 +55,11 @@ void HeartbeatBeacon::beat_now() {
 
 std::chrono::milliseconds HeartbeatBeacon::take_lateness() {
   return std::chrono::milliseconds(lateness_ms_.exchange(0));
+}
+
+std::vector<std::uint32_t> HeartbeatBeacon::take_refused() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(refused_, {});
 }
 
 // Ticks at fixed due times, so one late tick does not shift the ones after it.
@@ -161,6 +169,12 @@ void HeartbeatBeacon::dial(std::uint32_t node_id, Link& link) {
       asio::ip::tcp::endpoint(address, link.address.port),
       [this, node_id, pending, self, address = link.address](std::error_code e) {
         if (stopped_) return;
+        if (e == asio::error::connection_refused) {
+          std::lock_guard lock(mutex_);
+          if (std::find(refused_.begin(), refused_.end(), node_id) == refused_.end()) {
+            refused_.push_back(node_id);
+          }
+        }
         auto it = links_.find(node_id);
         if (e || it == links_.end() || !(it->second.address == address) || it->second.conn ||
             self.incarnation != incarnation_) {

@@ -64,6 +64,9 @@ class HeartbeatBeacon : private ConnectionListener {
   // since the last call (this thread starved of CPU).
   std::uint64_t bytes_sent() const { return bytes_sent_.load(); }
   std::chrono::milliseconds take_lateness();
+  // The members whose address refused our heartbeat connection (nothing listens there: the
+  // process is gone) since the last call, each once.
+  std::vector<std::uint32_t> take_refused();
 
  private:
   struct Link {
@@ -95,6 +98,7 @@ class HeartbeatBeacon : private ConnectionListener {
   Hello self_;
   Clock::time_point updated_{};
   bool has_update_ = false;
+  std::vector<std::uint32_t> refused_;  // for take_refused
 
   // The beacon thread's own.
   std::map<std::uint32_t, Link> links_;

@@ -32,7 +32,7 @@ bool contains(const std::vector<MemberInfo>& infos, std::uint32_t id) {
 MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
                          std::chrono::milliseconds suspect_timeout, std::size_t group_size)
     : MemberTable(std::move(self), detector,
-                  SuspectTimeout{suspect_timeout, suspect_timeout, 0, 1, 1}, group_size) {}
+                  SuspectTimeout{suspect_timeout, suspect_timeout, 0, 1, 1, {}}, group_size) {}
 
 MemberTable::MemberTable(MemberInfo self, PhiAccrualDetector::Params detector,
                          SuspectTimeout suspect_timeout, std::size_t group_size)
@@ -190,6 +190,7 @@ bool MemberTable::has_quorum() const {
 
 std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bool quorum) {
   const MemberState state = m.info.state;
+  if (m.detector_awaits_heartbeat && now < m.first_heartbeat_due) return std::nullopt;
   if (state == MemberState::kAlive && m.detector->suspicious(now)) {
     return change(m, MemberState::kSuspect, m.info.incarnation, now);
   }
@@ -197,6 +198,13 @@ std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bo
     return change(m, MemberState::kDead, m.info.incarnation, now);
   }
   return std::nullopt;
+}
+
+void MemberTable::refused(std::uint32_t node_id, TimePoint now) {
+  const auto it = members_.find(node_id);
+  if (it == members_.end() || node_id == self_id_) return;
+  Member& m = it->second;
+  if (m.detector_awaits_heartbeat) m.first_heartbeat_due = std::min(m.first_heartbeat_due, now);
 }
 
 bool MemberTable::vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now) {
@@ -275,6 +283,7 @@ void MemberTable::resume_after_pause(TimePoint now) {
     m.detector.emplace(detector_params_);
     m.detector->heartbeat(now);
     m.detector_awaits_heartbeat = true;
+    m.first_heartbeat_due = now;  // its heartbeats were coming: no grace beyond the detector's
   }
 }
 
@@ -308,7 +317,8 @@ std::vector<std::uint32_t> MemberTable::alive_peers() const {
 }
 
 // Starts a detector for each member entering the local group (judged from now, with the
-// detector's first interval) and drops it for members that left.
+// detector's first interval, once SuspectTimeout::first_heartbeat has passed without a heartbeat)
+// and drops it for members that left.
 void MemberTable::refresh_monitoring(TimePoint now) {
   const std::vector<std::uint32_t> group = local_group(group_size_);
   for (auto& [id, m] : members_) {
@@ -317,6 +327,7 @@ void MemberTable::refresh_monitoring(TimePoint now) {
       m.detector.emplace(detector_params_);
       m.detector->heartbeat(now);
       m.detector_awaits_heartbeat = true;
+      m.first_heartbeat_due = now + suspect_timeout_.first_heartbeat;
     } else if (!in_group && m.detector) {
       m.detector.reset();
     }

@@ -34,6 +34,7 @@ const char* const kAllKeys[] = {"node.id",
                                 "membership.probe_helpers",
                                 "membership.suspect_timeout_max_ms",
                                 "membership.hang_timeout_ms",
+                                "membership.first_heartbeat_ms",
                                 "net.max_frame_bytes",
                                 "net.reconnect_min_ms",
                                 "net.reconnect_max_ms",
@@ -97,6 +98,7 @@ TEST_F(ConfigTest, ReadsAGoodFile) {
       "acceptable_pause_ms = 300\n"
       "suspect_timeout_ms = 900\n"
       "probe_helpers = 5\n"
+      "first_heartbeat_ms = 7000\n"
       "[net]\n"
       "max_frame_bytes = 1048576\n"
       "reconnect_min_ms = 50\n"
@@ -127,6 +129,7 @@ TEST_F(ConfigTest, ReadsAGoodFile) {
   EXPECT_EQ(c.suspect_timeout, milliseconds(900));
   EXPECT_EQ(c.probe_helpers, 5u);
   EXPECT_EQ(c.where("membership.probe_helpers"), at(23));
+  EXPECT_EQ(c.first_heartbeat, milliseconds(7000));
   EXPECT_EQ(c.max_frame_bytes, 1048576u);
   EXPECT_EQ(c.reconnect_min, milliseconds(50));
   EXPECT_EQ(c.reconnect_max, milliseconds(2000));
@@ -136,7 +139,7 @@ TEST_F(ConfigTest, ReadsAGoodFile) {
   EXPECT_EQ(c.where("node.id"), at(3));
   EXPECT_EQ(c.where("node.port"), at(6));
   EXPECT_EQ(c.where("cluster.seeds"), at(14));
-  EXPECT_EQ(c.where("log.file"), at(30));
+  EXPECT_EQ(c.where("log.file"), at(31));
 }
 
 TEST_F(ConfigTest, UnsetKeysKeepTheirDefaults) {

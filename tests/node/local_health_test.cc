@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <vector>
 
 #include "node/daemon_params.h"
@@ -157,6 +158,79 @@ TEST(MemberTableLifeguardTest, TheDaemonsSuspectTimeoutKeepsTheTablesStretches) 
   EXPECT_EQ(t.confirmations, defaults.confirmations);
   c.suspect_timeout_max = milliseconds(2000);
   EXPECT_EQ(daemon_setup::suspect_timeout(c).max, milliseconds(2000));
+  EXPECT_EQ(t.first_heartbeat, c.first_heartbeat);
+  c.first_heartbeat = milliseconds(5000);
+  EXPECT_EQ(daemon_setup::suspect_timeout(c).first_heartbeat, milliseconds(5000));
+}
+
+// A member entering our group has SuspectTimeout::first_heartbeat for its first heartbeat: on the
+// real-CPU testbed node 7 suspected node 5 (a thirtieth of a core) 0.5 s after it joined, before
+// its first heartbeat could come, and declared it dead 0.4 s later. Once it beats, it is judged
+// like any member.
+TEST(MemberTableLifeguardTest, AJoinerHasTimeForItsFirstHeartbeat) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200)});
+  t.merge(info(2), kT0);
+  const TimePoint first = kT0 + milliseconds(2900);
+  for (TimePoint now = kT0; now < first; now += milliseconds(10)) {
+    ASSERT_TRUE(t.tick(now).empty()) << "suspected " << (now - kT0).count() << " ns in";
+  }
+  TimePoint now = first;
+  for (; now <= first + milliseconds(2000); now += milliseconds(100)) {
+    t.heartbeat(2, 1, {}, now);
+    ASSERT_TRUE(t.tick(now).empty());
+  }
+  const TimePoint last = now - milliseconds(100);
+  std::optional<TimePoint> suspected;
+  for (; !suspected && now < last + milliseconds(3000); now += milliseconds(10)) {
+    for (const auto& tr : t.tick(now)) {
+      if (tr.node_id == 2 && tr.to == State::kSuspect) suspected = now;
+    }
+  }
+  ASSERT_TRUE(suspected) << "a member that stopped beating was never suspected";
+  EXPECT_LT(*suspected - last, milliseconds(1000)) << "judged by the detector, not the grace";
+}
+
+TEST(MemberTableLifeguardTest, AJoinerThatNeverBeatsIsSuspectedWhenItsTimeIsUp) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200), 3, 8, 4,
+                                            milliseconds(2000)});
+  t.merge(info(2), kT0);
+  EXPECT_TRUE(t.tick(kT0 + milliseconds(1999)).empty());
+  const auto ts = t.tick(kT0 + milliseconds(2000));
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kSuspect, 1}));
+}
+
+// A joiner whose address refuses connections is gone (killed right after it joined): the
+// detector alone judges it, as before the grace, and it is suspected within a second.
+TEST(MemberTableLifeguardTest, AJoinerWhoseAddressRefusesConnectionsHasNoGrace) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200)});
+  t.merge(info(2), kT0);
+  t.merge(info(3), kT0);
+  t.refused(2, kT0 + milliseconds(100));
+  t.refused(9, kT0 + milliseconds(100));  // unknown: nothing happens
+  const auto ts = t.tick(kT0 + milliseconds(1000));
+  ASSERT_EQ(ts.size(), 1u) << "node 2 suspected, node 3 still within its grace";
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kSuspect, 1}));
+}
+
+// After our own stall the members' heartbeats were coming all along: the detectors restart with
+// no grace beyond their own first interval.
+TEST(MemberTableLifeguardTest, AfterOurOwnPauseNoFirstHeartbeatGrace) {
+  MemberTable t = lifeguard_ring(2);
+  const TimePoint resumed = kT0 + milliseconds(5000);
+  t.resume_after_pause(resumed);
+  std::optional<TimePoint> suspected;
+  for (TimePoint now = resumed; !suspected && now < resumed + milliseconds(3000);
+       now += milliseconds(10)) {
+    for (const auto& tr : t.tick(now)) {
+      if (tr.node_id == 2 && tr.to == State::kSuspect) suspected = now;
+    }
+  }
+  ASSERT_TRUE(suspected);
+  EXPECT_LT(*suspected - resumed, milliseconds(1000));
 }
 
 // A refutation gossiped by others (the suspect alive at a newer incarnation) says it was alive
