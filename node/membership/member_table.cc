@@ -73,7 +73,12 @@ std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoi
   // from its last heartbeat instead, a slow node (on the real-CPU testbed, a thirtieth of a core
   // at start-up) was suspected again 9 ms after its refutation arrived and declared dead 400 ms
   // later, while it refuted the next rumour.
-  if (info.state == MemberState::kAlive && m.detector) m.detector->alive_at(now);
+  // And the new identity's first heartbeat gets the time a joiner's does: a slow node restarted
+  // before it was declared dead took longer than the detector's half second to send it.
+  if (info.state == MemberState::kAlive && m.detector) {
+    m.detector->alive_at(now);
+    m.first_heartbeat_due = now + suspect_timeout_.first_heartbeat;
+  }
   refresh_monitoring(now);
   return {t};
 }
@@ -143,6 +148,7 @@ void MemberTable::note_heartbeat(Member& m, const LoadIndex& load, TimePoint now
   m.load = load;
   m.heard = true;
   m.last_heartbeat = now;
+  m.first_heartbeat_due = {};  // it beats: the detector judges it from now on
   if (!m.detector) return;
   if (m.detector_awaits_heartbeat) {
     // The start-of-monitoring mark is not an arrival; judge from real heartbeats only.
@@ -190,7 +196,7 @@ bool MemberTable::has_quorum() const {
 
 std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bool quorum) {
   const MemberState state = m.info.state;
-  if (m.detector_awaits_heartbeat && now < m.first_heartbeat_due) return std::nullopt;
+  if (now < m.first_heartbeat_due) return std::nullopt;  // no heartbeat since it joined
   if (state == MemberState::kAlive && m.detector->suspicious(now)) {
     return change(m, MemberState::kSuspect, m.info.incarnation, now);
   }
@@ -204,7 +210,7 @@ void MemberTable::refused(std::uint32_t node_id, TimePoint now) {
   const auto it = members_.find(node_id);
   if (it == members_.end() || node_id == self_id_) return;
   Member& m = it->second;
-  if (m.detector_awaits_heartbeat) m.first_heartbeat_due = std::min(m.first_heartbeat_due, now);
+  m.first_heartbeat_due = std::min(m.first_heartbeat_due, now);
 }
 
 bool MemberTable::vouch(std::uint32_t node_id, std::uint64_t incarnation, TimePoint now) {

@@ -25,8 +25,8 @@ struct Member {
   // Failure detection, only while the member is in our local group.
   std::optional<PhiAccrualDetector> detector;
   bool detector_awaits_heartbeat = false;  // started at monitoring time, no heartbeat since
-  // While it awaits its first heartbeat, it is not suspected before this (SuspectTimeout::
-  // first_heartbeat after it entered our group).
+  // Until a heartbeat comes, it is not suspected before this: SuspectTimeout::first_heartbeat
+  // after it entered our group or came back at a newer incarnation (refuted, or restarted).
   TimePoint first_heartbeat_due{};
   TimePoint suspect_since{};  // reset by a positive indirect probe (vouch)
   TimePoint last_heartbeat{};

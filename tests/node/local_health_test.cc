@@ -247,15 +247,35 @@ TEST(MemberTableLifeguardTest, AGossipedRefutationRestartsTheSuspectsClock) {
   t.merge(info(3, 2), now, 2);  // node 2 relays node 3's refutation
   ASSERT_EQ(t.find(3)->info.state, State::kAlive);
   EXPECT_TRUE(t.tick(now + milliseconds(10)).empty()) << "not suspected again at once";
-  // Still silent, it is suspected again in time (its clock restarted, not its detector's history).
+  // Still silent, it is suspected again once its new identity's first heartbeat is overdue (the
+  // grace a joiner gets: a slow node restarted before it was declared dead needs it).
   std::optional<TimePoint> again;
-  for (TimePoint at = now + milliseconds(10); at < now + milliseconds(3000); at += milliseconds(10)) {
+  for (TimePoint at = now + milliseconds(10); at < now + milliseconds(5000); at += milliseconds(10)) {
     for (const auto& tr : t.tick(at)) {
       if (tr.node_id == 3 && tr.to == State::kSuspect && !again) again = at;
     }
   }
   ASSERT_TRUE(again);
-  EXPECT_GT(*again - now, milliseconds(150));
+  EXPECT_GE(*again - now, MemberTable::SuspectTimeout{}.first_heartbeat);
+  EXPECT_LT(*again - now, MemberTable::SuspectTimeout{}.first_heartbeat + milliseconds(100));
+}
+
+// A heartbeat at the new incarnation ends that grace: from then on the detector judges it.
+TEST(MemberTableLifeguardTest, ARefuterThatBeatsAndFallsSilentIsSuspectedByItsDetector) {
+  MemberTable t = lifeguard_ring(3);
+  TimePoint now = kT0 + milliseconds(2000);
+  t.merge(info(3, 2), now, 2);
+  t.heartbeat(3, 2, {}, now + milliseconds(100));
+  std::optional<TimePoint> suspected;
+  for (TimePoint at = now + milliseconds(110); !suspected && at < now + milliseconds(3000);
+       at += milliseconds(10)) {
+    t.heartbeat(2, 1, {}, at);
+    for (const auto& tr : t.tick(at)) {
+      if (tr.node_id == 3 && tr.to == State::kSuspect) suspected = at;
+    }
+  }
+  ASSERT_TRUE(suspected);
+  EXPECT_LT(*suspected - now, milliseconds(1500));
 }
 
 TEST(MemberTableLifeguardTest, OnlyMembersThatAreAliveConfirmAndOnlyWhileSuspect) {
