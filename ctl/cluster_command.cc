@@ -21,6 +21,7 @@
 #include "ctl/config_text.h"
 #include "ctl/exit_codes.h"
 #include "ctl/secret_file.h"
+#include "ctl/unsigned_option.h"
 #include "node/config/config.h"
 
 namespace po = boost::program_options;

@@ -12,6 +12,7 @@
 #include "ctl/fault_report.h"
 #include "ctl/fault_run.h"
 #include "ctl/fault_scenario_parser.h"
+#include "ctl/unsigned_option.h"
 
 namespace po = boost::program_options;
 

@@ -24,6 +24,7 @@
 #include "ctl/status_query.h"
 #include "ctl/task_id_text.h"
 #include "ctl/tcp_stream.h"
+#include "ctl/unsigned_option.h"
 
 namespace po = boost::program_options;
 

@@ -108,7 +108,7 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
   hosted->worker->on_gone([this, job, id, alive = alive_](const WorkerProcess::Ending& ending) {
     if (*alive) on_worker_gone(job, id, ending);
   });
-  spdlog::debug("{}: worker pid {} started from {}", label, hosted->worker->pid(), *path);
+  spdlog::debug("{}: worker starting from {}", label, *path);
   WorkerSetup setup;
   setup.job = job;
   setup.root = hosted->info->root;
@@ -531,9 +531,11 @@ std::size_t TaskHost::worker_count() const {
 std::vector<int> TaskHost::worker_pids() const {
   std::vector<int> pids;
   for (const auto& [id, job] : jobs_) {
-    if (job.worker) pids.push_back(job.worker->pid());
+    if (job.worker && job.worker->pid() > 0) pids.push_back(job.worker->pid());
   }
-  for (const auto& [ptr, worker] : stopping_) pids.push_back(worker->pid());
+  for (const auto& [ptr, worker] : stopping_) {
+    if (worker->pid() > 0) pids.push_back(worker->pid());  // not one still starting
+  }
   return pids;
 }
 

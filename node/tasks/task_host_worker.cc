@@ -386,7 +386,9 @@ void TaskHost::on_worker_gone(std::uint64_t job, const WorkerProcess* worker,
                               const WorkerProcess::Ending& ending) {
   HostedJob* hosted = find_job(job);
   if (!hosted || hosted->worker.get() != worker) return;
-  std::string why = "its worker (pid " + std::to_string(hosted->worker->pid()) + ") " + ending.how;
+  const pid_t pid = hosted->worker->pid();
+  std::string why = (pid > 0 ? "its worker (pid " + std::to_string(pid) + ") " : "its worker ") +
+                    ending.how;
   if (!ending.stderr_tail.empty()) {
     std::string tail = ending.stderr_tail;
     while (!tail.empty() && tail.back() == '\n') tail.pop_back();

@@ -1,6 +1,7 @@
 #include "node/workers/app_query_client.h"
 
 #include <signal.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -157,10 +158,23 @@ void ask_app(asio::io_context& io, const std::string& executable,
   spec.launcher = launcher;
   spec.args = {"--drift-query"};
   spec.cgroup_name = cgroup_name;
-  Result<Launched> launched = launch_query(spec, containment);
+  // The query runs once its child does (child_starter.h); its time limit counts from then.
+  auto fds = std::make_shared<Launched>();
+  auto ready = [&io, fds, executable, done, bytes = encode_portable(query),
+                timeout](Result<pid_t> pid) mutable {
+    if (!pid) {
+      for (int fd : {fds->control_fd, fds->output_fd, fds->stderr_fd}) {
+        if (fd >= 0) ::close(fd);
+      }
+      return done(pid.status());
+    }
+    fds->pid = *pid;
+    auto q = std::make_shared<Query>(io, *fds, executable, std::move(done));
+    q->start(std::move(bytes), timeout);
+  };
+  Result<Launched> launched = launch_query(io, spec, containment, std::move(ready));
   if (!launched) return done(launched.status());
-  auto q = std::make_shared<Query>(io, *launched, executable, std::move(done));
-  q->start(encode_portable(query), timeout);
+  *fds = *launched;  // before `ready` runs: it is posted to `io`, never called from here
 }
 
 }  // namespace drift

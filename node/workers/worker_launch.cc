@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "node/workers/child_start.h"
+#include "node/workers/child_starter.h"
 
 extern char** environ;
 
@@ -67,8 +68,8 @@ std::string on_path(const std::string& program) {
   return program;
 }
 
-ChildPlan plan_for(const LaunchSpec& spec, const Containment& c, int binary_fd) {
-  ChildPlan plan;
+// Fills `plan` in place: its argv points into its own strings, so it is never moved after this.
+void plan_for(ChildPlan& plan, const LaunchSpec& spec, const Containment& c, int binary_fd) {
   plan.c = &c;
   plan.binary_fd = binary_fd;
   plan.via_launcher = !spec.launcher.empty();
@@ -90,7 +91,6 @@ ChildPlan plan_for(const LaunchSpec& spec, const Containment& c, int binary_fd) 
     if (kept_variable(*e)) plan.envp.push_back(*e);
   }
   plan.envp.push_back(nullptr);
-  return plan;
 }
 
 // The parts both launches share: the executable opened, the memory cgroup made, the guests'
@@ -158,6 +158,21 @@ void size_socket_buffers(const int (&sv)[2]) {
   }
 }
 
+// The child starts on the ChildStarter's thread; once it runs its executable (or failed to), on
+// `io`: the descriptors only the child needed are closed, the preparation released (its memory
+// cgroup removed if the child never ran), and `started` told.
+void start_in_background(asio::io_context& io, std::shared_ptr<ChildPlan> plan,
+                         const std::string& executable, Prepared prepared,
+                         std::vector<int> child_fds, Started started) {
+  start_child_async(io, std::move(plan), executable,
+                    [prepared, child_fds = std::move(child_fds),
+                     started = std::move(started)](Result<pid_t> pid) mutable {
+                      for (int& fd : child_fds) close_fd(fd);
+                      release(prepared, !pid);
+                      started(std::move(pid));
+                    });
+}
+
 }  // namespace
 
 Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memory_bytes,
@@ -216,7 +231,8 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
   return c;
 }
 
-Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& c) {
+Result<Launched> launch_worker(asio::io_context& io, const LaunchSpec& spec, const Containment& c,
+                               Started started) {
   auto prepared = prepare(spec, c);
   if (!prepared) return prepared.status();
   int sv[2];
@@ -241,27 +257,21 @@ Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& c) {
   }
   LaunchSpec with_fd = spec;
   with_fd.args.insert(with_fd.args.begin(), {"--drift-worker", "3"});
-  ChildPlan plan = plan_for(with_fd, c, prepared->binary_fd);
-  plan.fds[0] = devnull;
-  plan.fds[1] = err->write;
-  plan.fds[2] = err->write;
-  plan.socket_fd = sv[1];
-  plan.procs_fd = prepared->procs_fd;
-  plan.cpu_procs_fd = prepared->cpu_procs_fd;
-  Result<pid_t> pid = start_child(plan, spec.executable);
-  ::close(sv[1]);
-  ::close(devnull);
-  ::close(err->write);
-  release(*prepared, !pid);
-  if (!pid) {
-    ::close(sv[0]);
-    ::close(err->read);
-    return pid.status();
-  }
-  return Launched{*pid, sv[0], -1, err->read, prepared->cgroup};
+  auto plan = std::make_shared<ChildPlan>();
+  plan_for(*plan, with_fd, c, prepared->binary_fd);
+  plan->fds[0] = devnull;
+  plan->fds[1] = err->write;
+  plan->fds[2] = err->write;
+  plan->socket_fd = sv[1];
+  plan->procs_fd = prepared->procs_fd;
+  plan->cpu_procs_fd = prepared->cpu_procs_fd;
+  start_in_background(io, std::move(plan), spec.executable, *prepared,
+                      {sv[1], devnull, err->write}, std::move(started));
+  return Launched{-1, sv[0], -1, err->read, prepared->cgroup};
 }
 
-Result<Launched> launch_query(const LaunchSpec& spec, const Containment& c) {
+Result<Launched> launch_query(asio::io_context& io, const LaunchSpec& spec, const Containment& c,
+                              Started started) {
   auto prepared = prepare(spec, c);
   if (!prepared) return prepared.status();
   Result<Pipe> in = make_pipe(), out = make_pipe(), err = make_pipe();
@@ -278,24 +288,16 @@ Result<Launched> launch_query(const LaunchSpec& spec, const Containment& c) {
     release(*prepared, true);
     return Status::error("cannot make the query's pipes: " + why);
   }
-  ChildPlan plan = plan_for(spec, c, prepared->binary_fd);
-  plan.fds[0] = in->read;
-  plan.fds[1] = out->write;
-  plan.fds[2] = err->write;
-  plan.procs_fd = prepared->procs_fd;
-  plan.cpu_procs_fd = prepared->cpu_procs_fd;
-  Result<pid_t> pid = start_child(plan, spec.executable);
-  ::close(in->read);
-  ::close(out->write);
-  ::close(err->write);
-  release(*prepared, !pid);
-  if (!pid) {
-    ::close(in->write);
-    ::close(out->read);
-    ::close(err->read);
-    return pid.status();
-  }
-  return Launched{*pid, in->write, out->read, err->read, prepared->cgroup};
+  auto plan = std::make_shared<ChildPlan>();
+  plan_for(*plan, spec, c, prepared->binary_fd);
+  plan->fds[0] = in->read;
+  plan->fds[1] = out->write;
+  plan->fds[2] = err->write;
+  plan->procs_fd = prepared->procs_fd;
+  plan->cpu_procs_fd = prepared->cpu_procs_fd;
+  start_in_background(io, std::move(plan), spec.executable, *prepared,
+                      {in->read, out->write, err->write}, std::move(started));
+  return Launched{-1, in->write, out->read, err->read, prepared->cgroup};
 }
 
 std::string describe_wait_status(int status) {

@@ -8,9 +8,11 @@
 // fails before the program runs says which step failed and why.
 #pragma once
 
+#include <asio.hpp>
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,10 +61,18 @@ struct Launched {
   std::string cgroup;   // its memory cgroup's directory, if it has one
 };
 
+// The child itself starts on a thread of its own (child_starter.h: while it lowers its priority
+// and execs, a starved child must not hold the caller): `started` runs on `io` with its pid once
+// it runs the executable, or with which step of its set-up failed and why. Until then the
+// Launched's pid is -1; its descriptors are the caller's at once (what is written to them waits
+// for the child), and on failure the caller closes them.
+using Started = std::function<void(Result<pid_t>)>;
 // `APP --drift-worker 3` with the daemon's socket as fd 3.
-Result<Launched> launch_worker(const LaunchSpec& spec, const Containment& containment);
+Result<Launched> launch_worker(asio::io_context& io, const LaunchSpec& spec,
+                               const Containment& containment, Started started);
 // `APP ARGS` with pipes on stdin, stdout and stderr.
-Result<Launched> launch_query(const LaunchSpec& spec, const Containment& containment);
+Result<Launched> launch_query(asio::io_context& io, const LaunchSpec& spec,
+                              const Containment& containment, Started started);
 
 // "exited with status 3", "was killed by signal 9 (Killed)".
 std::string describe_wait_status(int status);

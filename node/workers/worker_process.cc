@@ -31,12 +31,66 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::start(
     asio::io_context& io, const LaunchSpec& spec, const Containment& containment,
     std::uint32_t max_body, std::string label, Events events,
     std::chrono::milliseconds ready_within) {
-  Result<Launched> launched = launch_worker(spec, containment);
+  // The child starts on the starter thread; meanwhile frames wait in the socket for it.
+  auto self = std::make_shared<std::weak_ptr<WorkerProcess>>();
+  Result<Launched> launched =
+      launch_worker(io, spec, containment, [&io, self, ready_within](Result<pid_t> pid) {
+        if (auto w = self->lock()) return w->on_started(std::move(pid), ready_within);
+        if (pid) reap_orphan(io, *pid);  // ended before it ran
+      });
   if (!launched) return launched.status();
   std::shared_ptr<WorkerProcess> w(
       new WorkerProcess(io, *launched, containment, std::move(label), std::move(events)));
-  w->begin(launched->control_fd, max_body, ready_within);
+  *self = w;
+  w->begin(launched->control_fd, max_body);
   return w;
+}
+
+// A worker whose WorkerProcess went while it started: killed with its group, and reaped once it
+// has gone (polled, never waited for on the network thread).
+namespace {
+struct OrphanReaper : std::enable_shared_from_this<OrphanReaper> {
+  OrphanReaper(asio::io_context& io, pid_t p) : timer(io), pid(p) {}
+  void poll() {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) != 0) return;  // reaped (or no child of ours)
+    timer.expires_after(kReapEvery);
+    timer.async_wait([self = shared_from_this()](std::error_code ec) {
+      if (!ec) self->poll();
+    });
+  }
+  asio::steady_timer timer;
+  pid_t pid;
+};
+}  // namespace
+
+void WorkerProcess::reap_orphan(asio::io_context& io, pid_t pid) {
+  if (::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
+  std::make_shared<OrphanReaper>(io, pid)->poll();
+}
+
+void WorkerProcess::on_started(Result<pid_t> pid, std::chrono::milliseconds ready_within) {
+  if (!pid) {
+    start_error_ = pid.error();
+    spdlog::warn("{}: its worker did not start: {}", label_, start_error_);
+    if (link_) link_->close("the worker did not start");
+    reaped_ = true;
+    ready_timer_.cancel();
+    std::error_code ignored;
+    stderr_.close(ignored);
+    if (!cgroup_.empty()) cgroup_.clear();  // removed with the preparation
+    if (events_.gone) {
+      Ending ending;
+      ending.how = "did not start: " + start_error_;
+      auto gone = std::move(events_.gone);
+      events_ = Events{};
+      gone(ending);
+    }
+    return;
+  }
+  pid_ = *pid;
+  // Killed or refused meanwhile: the reaping under way kills it now (kill_at_ has passed).
+  if (!reaping_) await_hello(ready_within, kStartPeriods - 1, process_cpu_seconds(pid_).value_or(0));
 }
 
 WorkerProcess::WorkerProcess(asio::io_context& io, Launched launched,
@@ -52,8 +106,7 @@ WorkerProcess::WorkerProcess(asio::io_context& io, Launched launched,
       timer_(io),
       ready_timer_(io) {}
 
-void WorkerProcess::begin(int control_fd, std::uint32_t max_body,
-                          std::chrono::milliseconds ready_within) {
+void WorkerProcess::begin(int control_fd, std::uint32_t max_body) {
   FrameLink::Socket socket(io_);
   std::error_code ec;
   socket.assign(asio::local::stream_protocol(), control_fd, ec);
@@ -74,7 +127,6 @@ void WorkerProcess::begin(int control_fd, std::uint32_t max_body,
                   if (auto self = weak.lock()) self->on_link_closed(reason);
                 }});
   read_stderr();
-  await_hello(ready_within, kStartPeriods - 1, process_cpu_seconds(pid_).value_or(0));
 }
 
 void WorkerProcess::await_hello(std::chrono::milliseconds period, int periods_left,
@@ -128,6 +180,7 @@ void WorkerProcess::stop(std::chrono::milliseconds grace) {
 void WorkerProcess::kill() {
   auto self = shared_from_this();
   expected_ = true;
+  kill_at_ = std::chrono::steady_clock::now();  // a worker still starting goes once it runs
   signal_group(SIGKILL);
   if (link_) link_->close("killed");
   reap_soon();
@@ -137,6 +190,7 @@ void WorkerProcess::refuse(const std::string& reason) {
   auto self = shared_from_this();
   if (refusal_.empty()) refusal_ = reason;
   spdlog::warn("{} worker (pid {}): {}; it is killed", label_, pid_, reason);
+  kill_at_ = std::chrono::steady_clock::now();
   signal_group(SIGKILL);
   if (link_) link_->close(reason);
   reap_soon();
@@ -217,6 +271,14 @@ void WorkerProcess::reap_soon() {
 
 void WorkerProcess::try_reap() {
   auto self = shared_from_this();  // `gone` may drop the owner's last reference
+  if (start_error_.empty() && pid_ <= 0) {  // still starting: wait for its pid (on_started)
+    std::weak_ptr<WorkerProcess> weak = shared_from_this();
+    timer_.expires_after(kReapEvery);
+    timer_.async_wait([weak](std::error_code ec) {
+      if (auto self = weak.lock(); self && !ec && !self->reaped_) self->try_reap();
+    });
+    return;
+  }
   int status = 0;
   const pid_t r = ::waitpid(pid_, &status, WNOHANG);
   if (r == 0) {

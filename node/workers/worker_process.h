@@ -38,7 +38,9 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
     std::function<void(const Ending&)> gone;       // once, after the process was reaped
   };
 
-  // Launches the executable; `label` names it in the log ("job 0x1e01d0001"). A worker that
+  // Launches the executable (the child starts on a thread of its own: the WorkerProcess is there
+  // at once, frames sent to it wait for it, and a child that cannot start ends it with `gone`,
+  // "did not start: ..."); `label` names it in the log ("job 0x1e01d0001"). A worker that
   // sends nothing within `ready_within` (it is no drift application, or hangs) is ended — unless
   // it used CPU in that time: then it is starting slowly (a node under a small quota, a big
   // binary, a sanitizer's set-up) and gets another `ready_within`, up to kStartPeriods in all.
@@ -61,7 +63,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   // Ends it for breaking the protocol: the reason is logged and the ending is not expected.
   void refuse(const std::string& reason);
 
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return pid_; }  // -1 while it is starting
   const std::string& label() const { return label_; }
   bool ended() const { return reaped_; }
   std::size_t queued_bytes() const { return link_ ? link_->queued_bytes() : 0; }
@@ -69,7 +71,10 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
  private:
   WorkerProcess(asio::io_context& io, Launched launched, const Containment& containment,
                 std::string label, Events events);
-  void begin(int control_fd, std::uint32_t max_body, std::chrono::milliseconds ready_within);
+  void begin(int control_fd, std::uint32_t max_body);
+  // The child runs (or did not start): its pid, and the wait for its first frame begins.
+  void on_started(Result<pid_t> pid, std::chrono::milliseconds ready_within);
+  static void reap_orphan(asio::io_context& io, pid_t pid);
   void await_hello(std::chrono::milliseconds period, int periods_left, double cpu_before);
   void read_stderr();
   void on_stderr_line(std::string line);
@@ -99,6 +104,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   bool reaping_ = false;
   bool reaped_ = false;
   std::string refusal_;
+  std::string start_error_;  // why the child did not start
 };
 
 }  // namespace drift

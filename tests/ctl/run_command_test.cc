@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "ctl/exit_codes.h"
 #include "tests/ctl/cli_runner.h"
 
@@ -31,6 +33,21 @@ TEST(RunCommandTest, ChaosWithSerialIsAUsageError) {
   const auto outcome = test::run_driftctl("run heat2d --serial --steps 1 --chaos-migrations 2");
   EXPECT_EQ(outcome.exit_code, kExitUsage);
   EXPECT_NE(outcome.err.find("--serial"), std::string::npos) << outcome.err;
+}
+
+// Boost reads "-1" into an unsigned option as its largest value: `--steps -1` ran a job that
+// never ended. Negative, signed and out-of-range counts are usage errors naming the value.
+TEST(RunCommandTest, NegativeOrHugeCountsAreUsageErrors) {
+  for (const char* bad : {"--steps -1", "--tasks -1", "--tasks +3", "--chaos-migrations -1",
+                          "--steps 99999999999999999999999", "--tasks 4294967296", "--steps 5x"}) {
+    const auto outcome = test::run_driftctl(std::string("run heat2d --serial ") + bad);
+    EXPECT_EQ(outcome.exit_code, kExitUsage) << bad;
+    const std::string value = std::string(bad).substr(std::string(bad).find(' ') + 1);
+    EXPECT_NE(outcome.err.find("('" + value + "')"), std::string::npos) << bad << ": " << outcome.err;
+  }
+  const auto good = test::run_driftctl("run heat2d --serial --steps 3 --tasks 2");
+  EXPECT_EQ(good.exit_code, kExitOk) << good.err;
+  EXPECT_NE(good.out.find("steps       3"), std::string::npos) << good.out;
 }
 
 TEST(RunCommandTest, HelpDocumentsChaosMigrations) {
