@@ -149,9 +149,10 @@ int run_serial(const std::string& path, const JobSpec& spec, bool json) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome) return report_failure(kExitFailed, spec.app + " (serial): " + outcome.error());
   if (!outcome->ok) return report_failure(kExitFailed, spec.app + " (serial): " + outcome->error);
-  return print_report(
-      {spec.app, outcome->checksum, spec.steps, 1, wall, "serial", 0, outcome->details, {}, 0},
-      json);
+  // The tasks it was asked with (its details may depend on them: sums taken per task).
+  return print_report({spec.app, outcome->checksum, spec.steps, spec.tasks, wall, "serial", 0,
+                       outcome->details, {}, 0},
+                      json);
 }
 
 int run_on_cluster(JobSpec spec, const RunArgs& a, const ConnectOptions& connect,

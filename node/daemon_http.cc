@@ -126,6 +126,7 @@ NodeMetrics Daemon::metrics() {
   const JobCoordinator::Totals& jobs = coordinator_.totals();
   m.jobs_done = jobs.done;
   m.jobs_failed = jobs.failed;
+  m.jobs_cancelled = jobs.cancelled;
   m.recoveries = jobs.recoveries;
   m.steps_recomputed = jobs.steps_recomputed;
   m.checkpoints_committed = jobs.checkpoints;

@@ -141,7 +141,8 @@ std::string metrics_text(const NodeMetrics& m) {
             static_cast<double>(m.checkpoints_committed));
   e.family("drift_jobs_ended_total", "counter", "Jobs rooted here that ended, by how.")
       .sample(static_cast<double>(m.jobs_done), {{"outcome", "done"}})
-      .sample(static_cast<double>(m.jobs_failed), {{"outcome", "failed"}});
+      .sample(static_cast<double>(m.jobs_failed), {{"outcome", "failed"}})
+      .sample(static_cast<double>(m.jobs_cancelled), {{"outcome", "cancelled"}});
   e.counter("drift_recoveries_total", "Rollbacks of jobs rooted here after a failure.",
             static_cast<double>(m.recoveries));
   e.counter("drift_steps_recomputed_total", "Steps jobs rooted here did again after rollbacks.",

@@ -22,7 +22,8 @@ struct NodeMetrics {
   std::uint64_t checkpoint_copies = 0, checkpoint_bytes = 0;  // held here now
   std::uint64_t copies_kept = 0, copies_kept_bytes = 0;       // kept here since start
   // Of the jobs rooted here since start.
-  std::uint64_t jobs_done = 0, jobs_failed = 0, recoveries = 0, steps_recomputed = 0;
+  std::uint64_t jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0, recoveries = 0,
+                steps_recomputed = 0;
   std::uint64_t checkpoints_committed = 0;
   std::uint64_t http_requests = 0;                            // answered by this endpoint
   std::uint64_t heartbeat_received_bytes = 0, balance_received_bytes = 0;

@@ -125,7 +125,7 @@ class JobCoordinator {
   std::size_t active_jobs() const { return jobs_.size(); }
   // What the jobs rooted here did since this node started, for /metrics.
   struct Totals {
-    std::uint64_t done = 0, failed = 0;  // jobs ended (cancelled ones count as failed)
+    std::uint64_t done = 0, failed = 0, cancelled = 0;  // jobs ended, by how
     std::uint64_t recoveries = 0, steps_recomputed = 0, checkpoints = 0;
   };
   const Totals& totals() const { return totals_; }

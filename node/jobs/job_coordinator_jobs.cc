@@ -33,7 +33,9 @@ JobEntry JobCoordinator::entry_of(const Job& job, JobState state) const {
 }
 
 void JobCoordinator::archive(const Job& job, JobState state, JobArchive::End end) {
-  ++(state == JobState::kDone ? totals_.done : totals_.failed);
+  ++(state == JobState::kDone        ? totals_.done
+      : state == JobState::kCancelled ? totals_.cancelled
+                                      : totals_.failed);
   JobEntry e = entry_of(job, state);
   if (const auto* failed = std::get_if<JobFailed>(&end)) e.reason = failed->reason;
   if (state == JobState::kDone) e.step = job.spec.steps;

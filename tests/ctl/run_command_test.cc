@@ -48,6 +48,8 @@ TEST(RunCommandTest, NegativeOrHugeCountsAreUsageErrors) {
   const auto good = test::run_driftctl("run heat2d --serial --steps 3 --tasks 2");
   EXPECT_EQ(good.exit_code, kExitOk) << good.err;
   EXPECT_NE(good.out.find("steps       3"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("tasks       2"), std::string::npos) << "the tasks it was asked with\n"
+                                                              << good.out;
 }
 
 TEST(RunCommandTest, HelpDocumentsChaosMigrations) {

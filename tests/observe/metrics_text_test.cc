@@ -24,6 +24,8 @@ NodeMetrics sample() {
   m.members = {5, 1, 2};
   m.jobs_running = 1;
   m.jobs_queued = 2;
+  m.jobs_failed = 3;
+  m.jobs_cancelled = 4;
   m.refused = {{"frame", 3}, {"forged_sender", 1}};
   return m;
 }
@@ -70,7 +72,9 @@ TEST(MetricsText, StatesAreLabelsAndValuesAreInBaseUnits) {
         "drift_migrations_out_total 12\n", "drift_migration_sent_bytes_total 1048576\n",
         "drift_network_thread_longest_stall_seconds 0.25\n",
         "drift_refused_total{reason=\"frame\"} 3\n",
-        "drift_refused_total{reason=\"forged_sender\"} 1\n"}) {
+        "drift_refused_total{reason=\"forged_sender\"} 1\n",
+        "drift_jobs_ended_total{outcome=\"failed\"} 3\n",
+        "drift_jobs_ended_total{outcome=\"cancelled\"} 4\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << text;
   }
 }
