@@ -251,6 +251,14 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
                               "installed application ('" + app_arg + "')");
   }
 
+  // 0 in a JobSpec means "the application's default": an explicit 0 is no such request.
+  for (const char* count : {"tasks", "steps"}) {
+    if (vm.count(count) && (count[0] == 't' ? a.tasks == 0 : a.steps == 0)) {
+      return usage_error("run", std::string("--") + count + " 0: a job needs at least one " +
+                                    (count[0] == 't' ? "task" : "step") +
+                                    " (leave the option out for the application's default)");
+    }
+  }
   JobSpec spec = job_spec(name, a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;
   if (Status s = add_runtime_options(spec, {a.chaos_migrations, a.chaos_grain}, a.serial); !s) {

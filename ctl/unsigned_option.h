@@ -24,7 +24,8 @@ T strict_unsigned(const std::vector<std::string>& values) {
   T out{};
   const char* end = text.data() + text.size();
   const auto [at, ec] = std::from_chars(text.data(), end, out);
-  if (text.empty() || text.front() == '-' || text.front() == '+' || ec != std::errc() || at != end) {
+  const bool sign = !text.empty() && (text.front() == '-' || text.front() == '+');
+  if (text.empty() || sign || ec != std::errc() || at != end) {
     throw po::invalid_option_value(text);
   }
   return out;

@@ -90,7 +90,8 @@ void WorkerProcess::on_started(Result<pid_t> pid, std::chrono::milliseconds read
   }
   pid_ = *pid;
   // Killed or refused meanwhile: the reaping under way kills it now (kill_at_ has passed).
-  if (!reaping_) await_hello(ready_within, kStartPeriods - 1, process_cpu_seconds(pid_).value_or(0));
+  if (reaping_) return;
+  await_hello(ready_within, kStartPeriods - 1, process_cpu_seconds(pid_).value_or(0));
 }
 
 WorkerProcess::WorkerProcess(asio::io_context& io, Launched launched,

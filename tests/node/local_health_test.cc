@@ -250,7 +250,8 @@ TEST(MemberTableLifeguardTest, AGossipedRefutationRestartsTheSuspectsClock) {
   // Still silent, it is suspected again once its new identity's first heartbeat is overdue (the
   // grace a joiner gets: a slow node restarted before it was declared dead needs it).
   std::optional<TimePoint> again;
-  for (TimePoint at = now + milliseconds(10); at < now + milliseconds(5000); at += milliseconds(10)) {
+  for (TimePoint at = now + milliseconds(10); at < now + milliseconds(5000);
+       at += milliseconds(10)) {
     for (const auto& tr : t.tick(at)) {
       if (tr.node_id == 3 && tr.to == State::kSuspect && !again) again = at;
     }
