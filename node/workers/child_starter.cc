@@ -25,10 +25,11 @@ void ChildStarter::start(std::shared_ptr<const ChildPlan> plan, std::string exec
 // Services shut down before the io_context's scheduler does: a result posted while this waits
 // for the thread is destroyed with the io_context, never run.
 void ChildStarter::shutdown() {
+  std::deque<Job> abandoned;  // destroyed outside the lock (their closures own descriptors)
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
-    jobs_.clear();
+    abandoned.swap(jobs_);
   }
   wake_.notify_one();
   if (thread_.joinable()) thread_.join();

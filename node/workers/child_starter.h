@@ -6,7 +6,9 @@
 // every message, reduction and answer of the node. The daemon therefore starts its children on a
 // thread of its own, one per io_context (an Asio service: made on first use, its thread joined
 // when the io_context goes), one child at a time; what start_child returned comes back as a
-// handler on the io_context.
+// handler on the io_context. The thread lives as long as the io_context: a child's parent-death
+// signal (PR_SET_PDEATHSIG) follows the thread that started it, so the workers still die with
+// their daemon. At shutdown, starts still queued are dropped (their descriptors with them).
 #pragma once
 
 #include <asio.hpp>

@@ -73,8 +73,8 @@ void WorkerProcess::on_started(Result<pid_t> pid, std::chrono::milliseconds read
   if (!pid) {
     start_error_ = pid.error();
     spdlog::warn("{}: its worker did not start: {}", label_, start_error_);
+    reaped_ = true;  // before the close: its handler must not start a reaping (nothing to wait for)
     if (link_) link_->close("the worker did not start");
-    reaped_ = true;
     ready_timer_.cancel();
     std::error_code ignored;
     stderr_.close(ignored);
@@ -82,6 +82,7 @@ void WorkerProcess::on_started(Result<pid_t> pid, std::chrono::milliseconds read
     if (events_.gone) {
       Ending ending;
       ending.how = "did not start: " + start_error_;
+      ending.expected = expected_;  // stopped or killed before it ran
       auto gone = std::move(events_.gone);
       events_ = Events{};
       gone(ending);
@@ -272,7 +273,8 @@ void WorkerProcess::reap_soon() {
 
 void WorkerProcess::try_reap() {
   auto self = shared_from_this();  // `gone` may drop the owner's last reference
-  if (start_error_.empty() && pid_ <= 0) {  // still starting: wait for its pid (on_started)
+  if (reaped_) return;
+  if (pid_ <= 0) {  // still starting: wait for its pid (on_started); never waitpid(-1)
     std::weak_ptr<WorkerProcess> weak = shared_from_this();
     timer_.expires_after(kReapEvery);
     timer_.async_wait([weak](std::error_code ec) {
