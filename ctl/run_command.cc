@@ -252,12 +252,12 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
   }
 
   // 0 in a JobSpec means "the application's default": an explicit 0 is no such request.
-  for (const char* count : {"tasks", "steps"}) {
-    if (vm.count(count) && (count[0] == 't' ? a.tasks == 0 : a.steps == 0)) {
-      return usage_error("run", std::string("--") + count + " 0: a job needs at least one " +
-                                    (count[0] == 't' ? "task" : "step") +
-                                    " (leave the option out for the application's default)");
-    }
+  const std::string default_hint = " (leave the option out for the application's default)";
+  if (vm.count("tasks") && a.tasks == 0) {
+    return usage_error("run", "--tasks 0: a job needs at least one task" + default_hint);
+  }
+  if (vm.count("steps") && a.steps == 0) {
+    return usage_error("run", "--steps 0: a job needs at least one step" + default_hint);
   }
   JobSpec spec = job_spec(name, a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;

@@ -71,23 +71,12 @@ void WorkerProcess::reap_orphan(asio::io_context& io, pid_t pid) {
 
 void WorkerProcess::on_started(Result<pid_t> pid, std::chrono::milliseconds ready_within) {
   if (!pid) {
-    start_error_ = pid.error();
-    spdlog::warn("{}: its worker did not start: {}", label_, start_error_);
-    reaped_ = true;  // before the close: its handler must not start a reaping (nothing to wait for)
-    if (link_) link_->close("the worker did not start");
-    ready_timer_.cancel();
-    std::error_code ignored;
-    stderr_.close(ignored);
-    if (!cgroup_.empty()) cgroup_.clear();  // removed with the preparation
-    if (events_.gone) {
-      Ending ending;
-      ending.how = "did not start: " + start_error_;
-      ending.expected = expected_;  // stopped or killed before it ran
-      auto gone = std::move(events_.gone);
-      events_ = Events{};
-      gone(ending);
-    }
-    return;
+    spdlog::warn("{}: its worker did not start: {}", label_, pid.error());
+    cgroup_.clear();  // removed with the preparation
+    Ending ending;
+    ending.how = "did not start: " + pid.error();
+    ending.expected = expected_;  // stopped or killed before it ran
+    return end(ending, "the worker did not start");
   }
   pid_ = *pid;
   // Killed or refused meanwhile: the reaping under way kills it now (kill_at_ has passed).
@@ -274,16 +263,9 @@ void WorkerProcess::reap_soon() {
 void WorkerProcess::try_reap() {
   auto self = shared_from_this();  // `gone` may drop the owner's last reference
   if (reaped_) return;
-  if (pid_ <= 0) {  // still starting: wait for its pid (on_started); never waitpid(-1)
-    std::weak_ptr<WorkerProcess> weak = shared_from_this();
-    timer_.expires_after(kReapEvery);
-    timer_.async_wait([weak](std::error_code ec) {
-      if (auto self = weak.lock(); self && !ec && !self->reaped_) self->try_reap();
-    });
-    return;
-  }
   int status = 0;
-  const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  // Still starting (pid -1): its pid comes with on_started; never waitpid(-1).
+  const pid_t r = pid_ > 0 ? ::waitpid(pid_, &status, WNOHANG) : 0;
   if (r == 0) {
     if (std::chrono::steady_clock::now() >= kill_at_) signal_group(SIGKILL);
     std::weak_ptr<WorkerProcess> weak = shared_from_this();
@@ -293,11 +275,6 @@ void WorkerProcess::try_reap() {
     });
     return;
   }
-  reaped_ = true;
-  ready_timer_.cancel();
-  if (link_) link_->close("the worker ended");
-  std::error_code ignored;
-  stderr_.close(ignored);
   Ending ending;
   ending.how = r < 0 ? "ended (it could not be waited for)" : describe_wait_status(status);
   ending.expected = expected_ && refusal_.empty();
@@ -314,6 +291,17 @@ void WorkerProcess::try_reap() {
     MemoryCgroups::remove(cgroup_);
     cgroup_.clear();
   }
+  end(ending, "the worker ended");
+}
+
+// Once: reaped (set before the close, whose handler would start a reaping), the socket and
+// stderr closed, `gone` told.
+void WorkerProcess::end(const Ending& ending, const std::string& reason) {
+  reaped_ = true;
+  ready_timer_.cancel();
+  if (link_) link_->close(reason);
+  std::error_code ignored;
+  stderr_.close(ignored);
   if (events_.gone) {
     auto gone = std::move(events_.gone);
     events_ = Events{};

@@ -81,6 +81,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   void on_link_closed(const std::string& reason);
   void reap_soon();
   void try_reap();
+  void end(const Ending& ending, const std::string& reason);
   void signal_group(int sig);
 
   asio::io_context& io_;
@@ -104,7 +105,6 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   bool reaping_ = false;
   bool reaped_ = false;
   std::string refusal_;
-  std::string start_error_;  // why the child did not start
 };
 
 }  // namespace drift
