@@ -255,6 +255,10 @@ TEST_F(ConfigTest, BadNumbers) {
            {"membership.hang_timeout_ms = '0'", at(6)});
   error_of(parse_file(std::string(kMinimal) + "[membership]\nsuspect_timeout_max_ms = soon\n"),
            {"membership.suspect_timeout_max_ms = 'soon'", at(6)});
+  error_of(parse_file(std::string(kMinimal) + "[membership]\nfirst_heartbeat_ms = -5\n"),
+           {"membership.first_heartbeat_ms = '-5'", at(6)});
+  error_of(parse_file(kMinimal, {"--membership.first_heartbeat_ms=700000"}),
+           {"membership.first_heartbeat_ms = '700000' (command line)"});
   error_of(parse_file(kMinimal, {"--node.id=4294967296"}),
            {"node.id = '4294967296' (command line)", "1..4294967295"});
   error_of(parse_file(kMinimal, {"--node.capacity=-1"}), {"node.capacity = '-1'", ">= 0"});
