@@ -41,6 +41,10 @@ struct TaskSlot {
   bool frozen = false;     // being moved: the daemon holds its deliveries
   bool capturing = false;  // its state is being written off the strand: handlers and captures
   std::vector<std::function<void()>> deferred;  // asked meanwhile wait here, in order
+  // Messages that came before its start() ran (a task of a node that started sooner, or of
+  // this worker whose start() ran first): delivered right after it, so receive() never
+  // precedes start(). Handed back to the daemon if the task is frozen to move meanwhile.
+  std::vector<TaskMessage> unstarted;
 };
 
 }  // namespace drift

@@ -156,10 +156,15 @@ void WorkerHost::start_all() {
   for (auto& [index, slot] : slots_) {
     if (!slot->started) starting.push_back(slot);
   }
-  for (auto& slot : starting) {
-    slot->started = true;
-    run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
-  }
+  for (auto& slot : starting) start_task(slot);
+}
+
+void WorkerHost::start_task(const std::shared_ptr<TaskSlot>& slot) {
+  slot->started = true;
+  run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
+  std::vector<TaskMessage> waiting = std::move(slot->unstarted);
+  slot->unstarted.clear();
+  for (TaskMessage& m : waiting) post_delivery(slot, std::move(m));
 }
 
 Status WorkerHost::deliver(TaskMessage&& msg) {
@@ -179,6 +184,12 @@ Status WorkerHost::deliver(TaskMessage&& msg) {
 }
 
 void WorkerHost::post_delivery(const std::shared_ptr<TaskSlot>& slot, TaskMessage&& msg) {
+  if (!slot->started) {
+    // Frozen to move before it started: its state is about to be captured without it, so the
+    // daemon holds it with the task's other deliveries.
+    if (slot->frozen) return send_task_message(std::move(msg));
+    return slot->unstarted.push_back(std::move(msg));
+  }
   auto shared = std::make_shared<TaskMessage>(std::move(msg));
   run(slot, [shared](TaskSlot& s, TaskContext& ctx) {
     // A checkpointed reduction: the state is saved before the task takes it, so after a rollback
@@ -223,9 +234,15 @@ Status WorkerHost::control(const WorkerTaskControl& req) {
     return Status::ok();
   }
   switch (req.action) {
-    case TaskControlAction::kFreeze:
+    case TaskControlAction::kFreeze: {
       slot->frozen = true;
+      // The daemon holds its deliveries from now on; these join them (its state, captured
+      // next, has not seen them).
+      std::vector<TaskMessage> waiting = std::move(slot->unstarted);
+      slot->unstarted.clear();
+      for (TaskMessage& m : waiting) send_task_message(std::move(m));
       break;
+    }
     case TaskControlAction::kResume:
       slot->frozen = false;
       break;
@@ -414,11 +431,8 @@ void WorkerHost::on_loaded(std::uint32_t index, bool start,
   }
   slots_[index] = slot;
   reply(WorkerInstalled{index, true, "", load});
-  if (start || started_) {
-    slot->started = true;
-    run(slot, [](TaskSlot& s, TaskContext& ctx) { s.task->start(ctx); });
-  }
-  for (TaskMessage& m : waiting) post_delivery(slot, std::move(m));
+  for (TaskMessage& m : waiting) post_delivery(slot, std::move(m));  // wait for its start()
+  if (start || started_) start_task(slot);
 }
 
 // Runs handler on the task's strand; its effects return to the I/O thread in one batch. A task

@@ -62,6 +62,8 @@ class WorkerHost {
 
   Status create(const WorkerCreate& req);
   void start_all();
+  // Runs the task's start() and then the messages that waited for it.
+  void start_task(const std::shared_ptr<TaskSlot>& slot);
   Status deliver(TaskMessage&& msg);
   Status control(const WorkerTaskControl& req);
   void pause(bool paused);

@@ -2,7 +2,7 @@
 // move's state is written and loaded on the state thread — or, when small, on the I/O thread — so
 // neither waits for a pool whose only thread runs another task's handler, and a task asked for
 // something while its state is being written does it only after the capture; the reports of a
-// burst of handlers reach the daemon in one write.
+// burst of handlers reach the daemon in one write; a message never overtakes its task's start().
 #include "sdk/worker_host.h"
 
 #include <gtest/gtest.h>
@@ -48,6 +48,7 @@ struct Probe {
   std::atomic<bool> saving{false};  // a save is under way (and waiting for save_gate)
   std::atomic<int> received{0};     // messages task 1 took
   std::atomic<bool> received_while_saving{false};
+  std::atomic<bool> received_before_start{false};
   std::mutex threads_mutex;  // the threads the last load and the last save ran on
   std::thread::id load_thread;
   std::thread::id save_thread;
@@ -58,9 +59,11 @@ class GateTask : public Task {
   GateTask(std::uint32_t index, Probe& probe) : index_(index), probe_(probe) {}
   void start(Context&) override {
     if (index_ == 0) probe_.start_gate.wait();
+    started_ = true;
   }
   void receive(Context&, Message&&) override {
     if (probe_.saving) probe_.received_while_saving = true;
+    if (!started_) probe_.received_before_start = true;
     ++probe_.received;
     ++value_;
   }
@@ -91,6 +94,7 @@ class GateTask : public Task {
   Probe& probe_;
   std::uint64_t value_ = 7;
   std::vector<std::uint8_t> padding_;  // makes a state as large as a test wants
+  bool started_ = false;               // not state: start() runs again after a move
 };
 
 // The state of a GateTask holding `value` and `padding` bytes, with fresh channels.
@@ -332,6 +336,46 @@ TEST_F(WorkerHostTest, AMessageForATaskWhoseStateIsBeingWrittenWaitsForTheCaptur
   ASSERT_TRUE(effects.has_value()) << "the held message never ran";
   EXPECT_EQ(probe_.received.load(), 1);
   EXPECT_FALSE(probe_.received_while_saving.load());
+}
+
+// A task of a node that started sooner may send before this worker's tasks start: its message
+// is received after the receiver's start(), never before.
+TEST_F(WorkerHostTest, AMessageThatComesBeforeItsTaskStartsIsReceivedAfterTheStart) {
+  handle(WorkerCreate{{1, 2}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  handle(TaskMessage{TaskId{kJob, 2}, TaskId{kJob, 1}, 1, 3, 0, {1, 2, 3}});
+  std::promise<void> drained;  // whatever was posted to the one-thread pool has run
+  asio::post(pool_, [&] { drained.set_value(); });
+  drained.get_future().wait();
+  EXPECT_EQ(probe_.received.load(), 0) << "received before the job started";
+  handle(WorkerStart{});
+  while (probe_.received.load() == 0) {
+    ASSERT_TRUE(next<WorkerEffects>().has_value()) << "the message never ran";
+  }
+  EXPECT_EQ(probe_.received.load(), 1);
+  EXPECT_FALSE(probe_.received_before_start.load());
+}
+
+// Frozen to move before it started, a task's waiting message goes back to the daemon (which
+// holds the task's deliveries for the move): its captured state has not seen it.
+TEST_F(WorkerHostTest, AMessageWaitingForAStartGoesBackToTheDaemonWhenTheTaskIsFrozen) {
+  handle(WorkerCreate{{1}});
+  ASSERT_TRUE(next<WorkerCreated>().has_value());
+  handle(TaskMessage{TaskId{kJob, 2}, TaskId{kJob, 1}, 1, 3, 0, {1, 2, 3}});
+  handle(WorkerTaskControl{1, TaskControlAction::kFreeze});
+  auto back = next<TaskMessage>();
+  ASSERT_TRUE(back.has_value()) << "the waiting message was not handed back";
+  EXPECT_EQ(back->to.index, 1u);
+  EXPECT_EQ(back->seq, 1u);
+  handle(TaskMessage{TaskId{kJob, 2}, TaskId{kJob, 1}, 2, 3, 0, {4}});  // already on its way
+  auto later = next<TaskMessage>();
+  ASSERT_TRUE(later.has_value()) << "a message that came while frozen was kept";
+  EXPECT_EQ(later->seq, 2u);
+  handle(WorkerCapture{1, 1, 4096});
+  auto done = next<WorkerCaptureDone>();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_TRUE(done->ok) << done->error;
+  EXPECT_EQ(probe_.received.load(), 0);
 }
 
 // The reports of handlers that ran one behind the other on the pool reach the daemon in one
