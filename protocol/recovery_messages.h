@@ -308,7 +308,7 @@ struct JobNotice {
   static constexpr MsgType kType = MsgType::kJobNotice;
   std::uint64_t job = 0;
   JobNoticeKind kind = JobNoticeKind::kRecovered;
-  std::uint32_t node = 0;              // the node that failed
+  std::uint32_t node = 0;              // where it failed (a node, a worker's node); 0: a stall
   std::uint64_t step = 0;              // rolled back to: steps completed at the checkpoint
   std::uint64_t steps_recomputed = 0;  // steps completed since, to be done again
   double recovery_s = 0;               // declared dead -> job running again, at the root

@@ -158,6 +158,7 @@ class JobCoordinator {
   struct Recovery {
     std::set<std::uint32_t> waiting;
     std::uint32_t failed_node = 0;  // 0: no node failed (the job stalled)
+    std::uint32_t at_node = 0;      // where it happened, for the client (a lost worker's node)
     std::string cause;              // "node 3 (node3) died", for the log and the client
     std::chrono::steady_clock::time_point declared;  // the failure was declared
     bool from_start = true;
@@ -290,9 +291,9 @@ class JobCoordinator {
   Result<CheckpointPolicy> checkpoint_policy(const JobSpec& spec) const;
   bool checkpoint_due(Job& job, std::uint64_t step, const std::vector<double>& values);
   // `failed`: the node lost (0: none, the job stalled), not used for the job's tasks unless it
-  // came back (`failed_is_back`); `cause` says what happened.
+  // came back (`failed_is_back`); `cause` says what happened, on node `at` (0: `failed`).
   void recover(Job& job, std::uint32_t failed, const std::string& cause,
-               bool failed_is_back = false);
+               bool failed_is_back = false, std::uint32_t at = 0);
   // recover() found a task with no copy on a live node: wait for a restart (checkpoint.disk).
   void await_copies(Job& job, Recovery r, const std::string& missing);
   void sweep_awaiting(Job& job, std::chrono::steady_clock::time_point now);

@@ -64,7 +64,7 @@ void JobCoordinator::on_worker_lost(const WorkerLost& lost) {
   if (++job->workers_lost >= 2) {
     return fail(job->id, "a worker of the job was lost a second time, so it ends: " + cause);
   }
-  recover(*job, 0, cause);
+  recover(*job, 0, cause, /*failed_is_back=*/false, lost.node);  // its node stays in the job
 }
 
 void JobCoordinator::on_node_leaving(const NodeLeaving& leaving) {

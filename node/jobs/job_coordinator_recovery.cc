@@ -78,7 +78,7 @@ void JobCoordinator::on_checkpoint_ack(const CheckpointAck& ack) {
 // Every task goes back to the committed checkpoint (or the start) on the live nodes, in a new
 // generation; nothing runs until every live node has rolled back.
 void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& cause,
-                             bool failed_is_back) {
+                             bool failed_is_back, std::uint32_t at) {
   std::set<std::uint32_t> live;
   std::vector<std::pair<std::uint32_t, double>> capacities;
   for (const auto& c : candidates_()) {
@@ -90,10 +90,12 @@ void JobCoordinator::recover(Job& job, std::uint32_t failed, const std::string& 
   }
   Recovery r;
   r.failed_node = failed;
+  r.at_node = at != 0 ? at : failed;
   r.cause = cause;
   if (job.recovering && job.recovering->copies_deadline && job.recovering->cause != cause) {
     // Still waiting for copies lost with an earlier failure: it is part of what happened.
     r.failed_node = job.recovering->failed_node;
+    r.at_node = job.recovering->at_node;
     r.cause = job.recovering->cause + "; " + cause;
   }
   r.declared = job.recovering ? job.recovering->declared : Clock::now();
@@ -155,7 +157,7 @@ void JobCoordinator::await_copies(Job& job, Recovery r, const std::string& missi
                 r.cause.c_str(), missing.c_str(), wait_s);
   spdlog::warn("job {:#x}: {}", job.id, text);
   if (job.client && !job.client->closed()) {
-    reply(job.client, JobNotice{job.id, JobNoticeKind::kWaiting, r.failed_node, 0, 0, 0, text});
+    reply(job.client, JobNotice{job.id, JobNoticeKind::kWaiting, r.at_node, 0, 0, 0, text});
   }
 }
 
@@ -173,7 +175,7 @@ void JobCoordinator::on_checkpoint_offer(const CheckpointOffer& offer) {
                job->id, offer.node, regained, committed->step + 1);
   if (job->recovering && job->recovering->copies_deadline) {
     const Recovery r = *job->recovering;
-    recover(*job, r.failed_node, r.cause, /*failed_is_back=*/true);
+    recover(*job, r.failed_node, r.cause, /*failed_is_back=*/true, r.at_node);
   } else {
     send_record(*job);
   }
@@ -182,8 +184,8 @@ void JobCoordinator::on_checkpoint_offer(const CheckpointOffer& offer) {
 void JobCoordinator::sweep_awaiting(Job& job, Clock::time_point now) {
   const Recovery r = *job.recovering;
   if (now < *r.copies_deadline) {
-    return recover(job, r.failed_node, r.cause, /*failed_is_back=*/true);  // e.g. a copy holder
-                                                                          // is alive again
+    // e.g. a copy holder is alive again
+    return recover(job, r.failed_node, r.cause, /*failed_is_back=*/true, r.at_node);
   }
   const double wait_s = std::chrono::duration<double>(checkpoint_policy_.disk_wait).count();
   char why[64];
@@ -250,7 +252,7 @@ JobNotice JobCoordinator::recovered_notice(const Job& job, const Recovery& r, st
                      (r.from_start ? std::string("the start") : "step " + std::to_string(kept)) +
                      " and running again after " + std::to_string(seconds).substr(0, 5) + " s; " +
                      std::to_string(redo) + " step(s) to do again";
-  return JobNotice{job.id, JobNoticeKind::kRecovered, r.failed_node, kept, redo, seconds, text};
+  return JobNotice{job.id, JobNoticeKind::kRecovered, r.at_node, kept, redo, seconds, text};
 }
 
 void JobCoordinator::sweep(Clock::time_point now) {

@@ -62,6 +62,14 @@ TEST_F(WorkerTest, KilledWorkerIsRecoveredAndTheDaemonLivesOn) {
   std::string texts;
   for (const auto& n : notices) texts += n.text + "\n";
   EXPECT_NE(texts.find("killed by signal 9"), std::string::npos) << texts;
+  // The notice (driftctl's trace, --json) names the worker's node, though it stayed in the job.
+  std::size_t recovered = 0;
+  for (const auto& n : notices) {
+    if (n.kind != JobNoticeKind::kRecovered) continue;
+    ++recovered;
+    EXPECT_EQ(n.node, 2u) << n.text;
+  }
+  EXPECT_GE(recovered, 1u) << texts;
 }
 
 TEST_F(WorkerTest, CrashingTwiceEndsTheJobNamingTaskNodeSignalAndStderr) {
