@@ -61,9 +61,9 @@ struct RunArgs {
 po::options_description run_options(RunArgs& a) {
   po::options_description d("Run options");
   auto add = d.add_options();
-  add("tasks", po::value<std::uint32_t>(&a.tasks)->value_name("N"),
+  add("tasks", unsigned_value(&a.tasks)->value_name("N"),
       "number of tasks to split the job into (default: the application's)");
-  add("steps", po::value<std::uint64_t>(&a.steps)->value_name("S"),
+  add("steps", unsigned_value(&a.steps)->value_name("S"),
       "number of steps (default: the application's)");
   add("serial", po::bool_switch(&a.serial),
       "run the serial reference here instead of on the cluster");
@@ -79,10 +79,10 @@ po::options_description run_options(RunArgs& a) {
       "with APP a path: the same application built for another architecture (s390x, i386, "
       "...), for the nodes of that architecture; may repeat. Nodes of an architecture with no "
       "executable take no task of the job");
-  add("chaos-migrations", po::value<std::uint32_t>(&a.chaos_migrations)->value_name("N"),
+  add("chaos-migrations", unsigned_value(&a.chaos_migrations)->value_name("N"),
       "testing aid: after every step, move N random tasks to random nodes (default 0); the "
       "checksum must not change");
-  add("chaos-grain", po::value<std::uint32_t>(&a.chaos_grain)->value_name("N"),
+  add("chaos-grain", unsigned_value(&a.chaos_grain)->value_name("N"),
       "testing aid: after every step, ask for N random splits of tasks into spare ones (an "
       "application option such as heat2d's --spare N makes some) or merges undoing them "
       "(default 0); the checksum must not change");
@@ -258,6 +258,10 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
   }
   if (vm.count("steps") && a.steps == 0) {
     return usage_error("run", "--steps 0: a job needs at least one step" + default_hint);
+  }
+  if (vm.count("timeout") && !(a.timeout_s > 0)) {
+    return usage_error("run", "--timeout " + plain_number(a.timeout_s) +
+                                  ": must be more than 0 seconds (leave it out for no limit)");
   }
   JobSpec spec = job_spec(name, a.tasks, a.steps, app_params(app_opts, vm));
   if (a.serial && spec.tasks == 0) spec.tasks = 1;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,11 +65,13 @@ bool to_number(const std::string& text, std::uint64_t max, std::uint64_t& out) {
   return true;
 }
 
-// "--key value", "--key=value" and flags; the error names the argument.
+// "--key value", "--key=value" and flags; the error names the argument. Each option once, as
+// driftctl run has it (a second --steps was quietly the one that counted).
 Result<SerialArgs> parse(const Application& app, int argc, char** argv) {
   SerialArgs a;
   a.spec.app = app.name();
   const auto options = app_options(app.option_help(), kRunnerOptions);
+  std::set<std::string> seen;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (!arg.starts_with("--")) return Status::error("unexpected argument '" + arg + "'");
@@ -80,6 +83,7 @@ Result<SerialArgs> parse(const Application& app, int argc, char** argv) {
       key = key.substr(0, eq);
       has_value = true;
     }
+    if (!seen.insert(key).second) return Status::error("--" + key + " is given more than once");
     auto take_value = [&]() -> Result<std::string> {
       if (has_value) return value;
       if (i + 1 >= argc) return Status::error("--" + key + " needs a value");
@@ -98,6 +102,10 @@ Result<SerialArgs> parse(const Application& app, int argc, char** argv) {
       const std::uint64_t max = key == "tasks" ? 0xffffffffu : ~std::uint64_t{0};
       if (!to_number(*v, max, n)) {
         return Status::error("--" + key + " " + *v + ": expected a whole number");
+      }
+      if (n == 0) {  // 0 in a JobSpec is the application's default: no such request
+        return Status::error("--" + key + " 0: needs at least one (leave the option out for "
+                             "the application's default)");
       }
       if (key == "tasks") {
         a.spec.tasks = static_cast<std::uint32_t>(n);
@@ -140,13 +148,14 @@ int run_serial(const Application& app, SerialArgs& a) {
   if (a.json) {
     nlohmann::json j = {{"app", app.name()},   {"checksum", outcome->checksum},
                         {"details", outcome->details}, {"mode", "serial"},
-                        {"steps", a.spec.steps}, {"tasks", 1},
+                        {"steps", a.spec.steps}, {"tasks", a.spec.tasks},
                         {"wall_s", wall}};
     std::cout << j.dump() << "\n";
   } else {
-    std::printf("%-11s %s\n%-11s %s\n%-11s %llu\n%-11s 1\n%-11s %.3f s\n", "app",
+    std::printf("%-11s %s\n%-11s %s\n%-11s %llu\n%-11s %u\n%-11s %.3f s\n", "app",
                 app.name().c_str(), "checksum", outcome->checksum.c_str(), "steps",
-                static_cast<unsigned long long>(a.spec.steps), "tasks", "wall time", wall);
+                static_cast<unsigned long long>(a.spec.steps), "tasks", a.spec.tasks,
+                "wall time", wall);
     for (const auto& [key, value] : outcome->details) {
       std::printf("%-11s %s\n", key.c_str(), value.c_str());
     }

@@ -40,7 +40,8 @@ TEST(RunCommandTest, ChaosWithSerialIsAUsageError) {
 // (0 was taken for "the application's default").
 TEST(RunCommandTest, NegativeOrHugeCountsAreUsageErrors) {
   for (const char* bad : {"--steps -1", "--tasks -1", "--tasks +3", "--chaos-migrations -1",
-                          "--tasks 0", "--steps 0",
+                          "--tasks 0", "--steps 0", "--timeout 0", "--timeout -1",
+                          "--timeout nan",
                           "--steps 99999999999999999999999", "--tasks 4294967296", "--steps 5x"}) {
     const auto outcome = test::run_driftctl(std::string("run heat2d --serial ") + bad);
     EXPECT_EQ(outcome.exit_code, kExitUsage) << bad;

@@ -192,6 +192,25 @@ TEST_F(DriftctlCliTest, UsageErrorsExitTwo) {
   EXPECT_EQ(driftctl("local up").exit_code, 2);
 }
 
+// An application's executable reads its own command line (`heat2d --serial ...`) as strictly
+// as driftctl run: an option given twice or an explicit 0 count is a usage error naming it, and
+// the reference reports the tasks it was asked with.
+TEST_F(DriftctlCliTest, AnApplicationsOwnCommandLineIsStrict) {
+  const std::string heat2d = (fs::path(DRIFT_BUILD_DIR) / "lib" / "drift" / "apps" / "heat2d");
+  for (const std::string bad : {"--steps 3 --steps 4", "--size 8x8 --size=9x9", "--tasks 0",
+                                "--steps=0"}) {
+    const auto outcome = driftctl_as("", "--serial " + bad, heat2d);
+    EXPECT_EQ(outcome.exit_code, 2) << bad << ": " << outcome.out;
+    const std::string option = bad.substr(0, bad.find_first_of(" ="));
+    EXPECT_NE(outcome.out.find(option), std::string::npos) << bad << ": " << outcome.out;
+  }
+  const auto good = driftctl_as("", "--serial --steps 2 --tasks 3 --size 16x16 --json", heat2d);
+  ASSERT_EQ(good.exit_code, 0) << good.out;
+  const auto j = nlohmann::json::parse(good.out);
+  EXPECT_EQ(j.at("tasks"), 3) << good.out;
+  EXPECT_EQ(j.at("steps"), 2) << good.out;
+}
+
 TEST_F(DriftctlCliTest, NoDaemonExitsThree) {
   const std::string secret = (dir_ / "secret").string();
   {
