@@ -48,7 +48,7 @@ struct ClusterArgs {
 po::options_description identity_options(ClusterArgs& a, bool init) {
   po::options_description d(init ? "cluster init options" : "cluster join-config options");
   auto add = d.add_options();
-  add("id", po::value<std::uint64_t>(&a.id)->value_name("N"),
+  add("id", unsigned_value(&a.id)->value_name("N"),
       init ? "this member's node.id (default 1)" : "the new member's node.id (required; unique)");
   add("address", po::value<std::string>(&a.address)->value_name("A"),
       init ? "this PC's address on the office network, which the others connect to (default: "

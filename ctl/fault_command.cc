@@ -39,7 +39,7 @@ po::options_description fault_options(FaultArgs& a) {
   add("keep-dir", po::bool_switch(&a.run.keep_dir), "keep that directory even when all is well");
   add("driftd", po::value<std::string>(&a.run.driftd)->value_name("PATH"),
       "the driftd to run (default: beside driftctl, else on PATH)");
-  add("seed", po::value<std::uint64_t>(&a.run.seed)->value_name("N"),
+  add("seed", unsigned_value(&a.run.seed)->value_name("N"),
       "seed for random/worker picks and 'every' gaps (default: from the clock)");
   add("verbose,v", po::bool_switch(&a.run.verbose), "a line on stderr per fault as it happens");
   add("help,h", "show this help");

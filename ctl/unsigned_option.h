@@ -1,9 +1,10 @@
 // Unsigned command-line values read strictly. Boost.Program_options reads an unsigned option
 // through lexical_cast, which takes "-1" and wraps it: `run --steps -1` became a job of
-// 18446744073709551615 steps that never ended, `--tasks -1` 4294967295 tasks. These overloads of
-// its validate() (found through boost::any, so every po::value<std::uint32_t/uint64_t> of a file
-// that includes this header uses them) accept only digits, in range; anything else is the
-// library's "the argument ('-1') for option '--steps' is invalid".
+// 18446744073709551615 steps that never ended, `--tasks -1` 4294967295 tasks. An option made with
+// unsigned_value(&field) accepts only digits, in range; anything else is the library's "the
+// argument ('-1') for option '--steps' is invalid". The value goes through a type of its own
+// (StrictUnsigned, whose validate() argument-dependent lookup finds), so no other translation
+// unit's po::value<std::uint32_t> can change how it is read, nor it theirs.
 #pragma once
 
 #include <boost/any.hpp>
@@ -13,13 +14,22 @@
 #include <charconv>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace drift::ctl {
 
 template <class T>
-T strict_unsigned(const std::vector<std::string>& values) {
+struct StrictUnsigned {
+  static_assert(std::is_unsigned_v<T>);
+  T value{};
+};
+
+// Found by Boost.Program_options (argument-dependent lookup on StrictUnsigned<T>*).
+template <class T>
+void validate(boost::any& v, const std::vector<std::string>& values, StrictUnsigned<T>*, int) {
   namespace po = boost::program_options;
+  po::validators::check_first_occurrence(v);
   const std::string& text = po::validators::get_single_string(values);
   T out{};
   const char* end = text.data() + text.size();
@@ -28,21 +38,14 @@ T strict_unsigned(const std::vector<std::string>& values) {
   if (text.empty() || sign || ec != std::errc() || at != end) {
     throw po::invalid_option_value(text);
   }
-  return out;
+  v = StrictUnsigned<T>{out};
+}
+
+// An option whose value lands in *field once the command line is parsed (po::notify).
+template <class T>
+boost::program_options::typed_value<StrictUnsigned<T>>* unsigned_value(T* field) {
+  return boost::program_options::value<StrictUnsigned<T>>()->notifier(
+      [field](const StrictUnsigned<T>& v) { *field = v.value; });
 }
 
 }  // namespace drift::ctl
-
-namespace boost {
-
-inline void validate(boost::any& v, const std::vector<std::string>& values, std::uint32_t*, int) {
-  program_options::validators::check_first_occurrence(v);
-  v = drift::ctl::strict_unsigned<std::uint32_t>(values);
-}
-
-inline void validate(boost::any& v, const std::vector<std::string>& values, std::uint64_t*, int) {
-  program_options::validators::check_first_occurrence(v);
-  v = drift::ctl::strict_unsigned<std::uint64_t>(values);
-}
-
-}  // namespace boost
