@@ -57,7 +57,7 @@ std::chrono::milliseconds HeartbeatBeacon::take_lateness() {
   return std::chrono::milliseconds(lateness_ms_.exchange(0));
 }
 
-std::vector<std::uint32_t> HeartbeatBeacon::take_refused() {
+std::vector<HeartbeatBeacon::Refusal> HeartbeatBeacon::take_refused() {
   std::lock_guard lock(mutex_);
   return std::exchange(refused_, {});
 }
@@ -160,6 +160,7 @@ void HeartbeatBeacon::dial(std::uint32_t node_id, Link& link) {
   // A blocking connect would hold the beats to everyone else: connect asynchronously, and only
   // then make the connection.
   auto pending = std::make_shared<asio::ip::tcp::socket>(io_);
+  const Clock::time_point dialed = Clock::now();
   Hello self;
   {
     std::lock_guard lock(mutex_);
@@ -167,12 +168,16 @@ void HeartbeatBeacon::dial(std::uint32_t node_id, Link& link) {
   }
   pending->async_connect(
       asio::ip::tcp::endpoint(address, link.address.port),
-      [this, node_id, pending, self, address = link.address](std::error_code e) {
+      [this, node_id, pending, self, dialed, address = link.address](std::error_code e) {
         if (stopped_) return;
         if (e == asio::error::connection_refused) {
           std::lock_guard lock(mutex_);
-          if (std::find(refused_.begin(), refused_.end(), node_id) == refused_.end()) {
-            refused_.push_back(node_id);
+          auto known = std::find_if(refused_.begin(), refused_.end(),
+                                    [&](const Refusal& r) { return r.node_id == node_id; });
+          if (known == refused_.end()) {
+            refused_.push_back({node_id, dialed});
+          } else {
+            known->dialed = std::max(known->dialed, dialed);  // the latest says most
           }
         }
         auto it = links_.find(node_id);

@@ -65,8 +65,12 @@ class HeartbeatBeacon : private ConnectionListener {
   std::uint64_t bytes_sent() const { return bytes_sent_.load(); }
   std::chrono::milliseconds take_lateness();
   // The members whose address refused our heartbeat connection (nothing listens there: the
-  // process is gone) since the last call, each once.
-  std::vector<std::uint32_t> take_refused();
+  // process is gone) since the last call, each once, with when the refused connection began.
+  struct Refusal {
+    std::uint32_t node_id = 0;
+    Clock::time_point dialed;
+  };
+  std::vector<Refusal> take_refused();
 
  private:
   struct Link {
@@ -98,7 +102,7 @@ class HeartbeatBeacon : private ConnectionListener {
   Hello self_;
   Clock::time_point updated_{};
   bool has_update_ = false;
-  std::vector<std::uint32_t> refused_;  // for take_refused
+  std::vector<Refusal> refused_;  // for take_refused
 
   // The beacon thread's own.
   std::map<std::uint32_t, Link> links_;

@@ -78,6 +78,7 @@ std::vector<MemberTransition> MemberTable::merge(const MemberInfo& info, TimePoi
   if (info.state == MemberState::kAlive && m.detector) {
     m.detector->alive_at(now);
     m.first_heartbeat_due = now + suspect_timeout_.first_heartbeat;
+    m.grace_from = now;
   }
   refresh_monitoring(now);
   return {t};
@@ -206,10 +207,11 @@ std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bo
   return std::nullopt;
 }
 
-void MemberTable::refused(std::uint32_t node_id, TimePoint now) {
+void MemberTable::refused(std::uint32_t node_id, TimePoint dialed, TimePoint now) {
   const auto it = members_.find(node_id);
   if (it == members_.end() || node_id == self_id_) return;
   Member& m = it->second;
+  if (dialed < m.grace_from) return;
   m.first_heartbeat_due = std::min(m.first_heartbeat_due, now);
 }
 
@@ -334,6 +336,7 @@ void MemberTable::refresh_monitoring(TimePoint now) {
       m.detector->heartbeat(now);
       m.detector_awaits_heartbeat = true;
       m.first_heartbeat_due = now + suspect_timeout_.first_heartbeat;
+      m.grace_from = now;
     } else if (!in_group && m.detector) {
       m.detector.reset();
     }

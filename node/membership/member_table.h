@@ -28,6 +28,7 @@ struct Member {
   // Until a heartbeat comes, it is not suspected before this: SuspectTimeout::first_heartbeat
   // after it entered our group or came back at a newer incarnation (refuted, or restarted).
   TimePoint first_heartbeat_due{};
+  TimePoint grace_from{};  // when that grace began (a refusal from before says nothing of it)
   TimePoint suspect_since{};  // reset by a positive indirect probe (vouch)
   TimePoint last_heartbeat{};
   // The highest incarnation at which this member was dead in our table: that identity never
@@ -123,7 +124,9 @@ class MemberTable {
   // Nothing listens at `node_id`'s address (our connection was refused): its process is gone. A
   // member still awaiting its first heartbeat is judged from now on by the detector alone, so a
   // node that crashes right after it joined is not given SuspectTimeout::first_heartbeat.
-  void refused(std::uint32_t node_id, TimePoint now);
+  // `dialed`: when the refused connection was begun; one begun before the member's grace began
+  // (before it restarted) is of the process that is gone, and changes nothing.
+  void refused(std::uint32_t node_id, TimePoint dialed, TimePoint now);
 
   // A positive indirect probe: `node_id`, suspect at `incarnation` or older, was alive for
   // someone just now, so its suspicion starts over (it is not declared dead at the old deadline).

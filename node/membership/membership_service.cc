@@ -89,7 +89,7 @@ void MembershipService::round() {
   last_round_ = now;
   const LoadIndex load = load_();  // reads /proc and sums the meter: once per round
   table_.set_self_load(load);
-  for (std::uint32_t id : beacon_.take_refused()) table_.refused(id, now);
+  for (const auto& r : beacon_.take_refused()) table_.refused(r.node_id, r.dialed, now);
   publish(table_.tick(now));
   send_probes(now);
   send_heartbeats();

@@ -209,11 +209,38 @@ TEST(MemberTableLifeguardTest, AJoinerWhoseAddressRefusesConnectionsHasNoGrace) 
                 MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200)});
   t.merge(info(2), kT0);
   t.merge(info(3), kT0);
-  t.refused(2, kT0 + milliseconds(100));
-  t.refused(9, kT0 + milliseconds(100));  // unknown: nothing happens
+  t.refused(2, kT0 + milliseconds(90), kT0 + milliseconds(100));
+  t.refused(9, kT0 + milliseconds(90), kT0 + milliseconds(100));  // unknown: nothing happens
   const auto ts = t.tick(kT0 + milliseconds(1000));
   ASSERT_EQ(ts.size(), 1u) << "node 2 suspected, node 3 still within its grace";
   EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kSuspect, 1}));
+}
+
+// A connection refused while the member's old process was gone, taken after it came back at a
+// newer incarnation, says nothing of the new process: its grace stands.
+TEST(MemberTableLifeguardTest, ARefusalFromBeforeARestartLeavesTheNewIdentitysGrace) {
+  MemberTable t = lifeguard_ring(3);
+  const TimePoint back = kT0 + milliseconds(2000);
+  t.merge(info(3, 2), back, 2);  // restarted (its new identity, relayed by node 2)
+  t.refused(3, back - milliseconds(40), back + milliseconds(60));  // dialed while it was down
+  for (TimePoint at = back + milliseconds(100); at < back + milliseconds(1500);
+       at += milliseconds(10)) {
+    t.heartbeat(2, 1, {}, at);
+    for (const auto& tr : t.tick(at)) {
+      EXPECT_FALSE(tr.node_id == 3 && tr.to == State::kSuspect)
+          << "suspected " << (at - back).count() / 1000000 << " ms after it came back";
+    }
+  }
+  t.refused(3, back + milliseconds(1500), back + milliseconds(1510));  // gone again
+  std::optional<TimePoint> suspected;
+  for (TimePoint at = back + milliseconds(1510); !suspected && at < back + milliseconds(2900);
+       at += milliseconds(10)) {
+    t.heartbeat(2, 1, {}, at);
+    for (const auto& tr : t.tick(at)) {
+      if (tr.node_id == 3 && tr.to == State::kSuspect) suspected = at;
+    }
+  }
+  EXPECT_TRUE(suspected) << "a refusal of the new identity ends its grace";
 }
 
 // After our own stall the members' heartbeats were coming all along: the detectors restart with
