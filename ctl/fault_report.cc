@@ -83,6 +83,12 @@ std::string quotas_text(const FaultRunRecord& r) {
 
 nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nullptr; }
 
+std::string hogs_text(const FaultScenario& s) {
+  if (s.cpu_hogs == 0) return "";
+  return ", " + std::to_string(s.cpu_hogs) + " CPU hogs" +
+         (s.cpu_hogs_nice ? " at nice " + std::to_string(s.cpu_hogs_nice) : "");
+}
+
 }  // namespace
 
 std::string fault_report_text(const FaultRunRecord& r, const FaultAnalysis& a) {
@@ -90,7 +96,7 @@ std::string fault_report_text(const FaultRunRecord& r, const FaultAnalysis& a) {
   std::ostringstream out;
   out << "scenario  " << s.file << (s.title.empty() ? "" : " - " + s.title) << "\n"
       << "cluster   " << s.nodes << " daemons, " << r.network
- << (s.cpu_hogs ? ", " + std::to_string(s.cpu_hogs) + " CPU hogs" : "") << "\n"
+      << hogs_text(s) << "\n"
       << quotas_text(r) << "run       " << secs(r.total_s) << (r.aborted.empty() ? "" : ", ABORTED: " + r.aborted)
       << "\n\n"
       << jobs_table(r);
@@ -177,7 +183,7 @@ nlohmann::json fault_report_json(const FaultRunRecord& r, const FaultAnalysis& a
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : a.checks) checks.push_back({{"check", c.name}, {"passed", c.passed}, {"detail", c.detail}});
   return {{"scenario", s.file}, {"title", s.title}, {"nodes", s.nodes}, {"network", r.network},
-          {"cpu_hogs", s.cpu_hogs}, {"run_s", r.total_s}, {"aborted", r.aborted}, {"jobs", jobs},
+          {"cpu_hogs", s.cpu_hogs}, {"cpu_hogs_nice", s.cpu_hogs_nice}, {"run_s", r.total_s}, {"aborted", r.aborted}, {"jobs", jobs},
           {"faults", faults}, {"false_suspicions", alarms(a.false_suspicions)},
           {"false_deaths", alarms(a.false_deaths)}, {"counters", counters}, {"checks", checks},
           {"needs_recovery", a.needs_recovery}, {"passed", a.passed()},

@@ -237,7 +237,7 @@ Result<FaultRunRecord> run_fault_scenario(const FaultScenario& s, const FaultRun
                          st.message());
   }
   CpuHogs hogs;
-  if (Status st = hogs.start(s.cpu_hogs); !st) record.aborted = st.message();
+  if (Status st = hogs.start(s.cpu_hogs, s.cpu_hogs_nice); !st) record.aborted = st.message();
   std::vector<ConnectOptions> nodes;
   for (int k = 1; k <= s.nodes; ++k) nodes.push_back(*cluster.connect_options(k));
   const auto t0 = Clock::now();

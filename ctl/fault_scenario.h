@@ -94,6 +94,7 @@ struct FaultScenario {
   std::vector<std::string> all_args;             // "--key=value" for every daemon
   std::map<int, std::vector<std::string>> node_args;  // ... for daemon K only
   int cpu_hogs = 0;        // busy-looping processes competing with the daemons
+  int cpu_hogs_nice = 0;   // their nice value (0: an owner's foreground program; 19: background)
   std::map<int, double> cpu_cores;  // daemon K -> its CPU quota in cores (fault_cpu_quota.h)
   long cpu_period_us = 100000;      // the quota's enforcement period
   double duration_s = 0;   // 0: run each job once; else run them in turn until this long

@@ -188,6 +188,11 @@ class Reader {
       if (n) scenario_.cpu_hogs = static_cast<int>(*n);
       return n.status();
     }
+    if (k == "cpu_hogs_nice") {
+      auto n = parse_count(k, v, 0, 19);
+      if (n) scenario_.cpu_hogs_nice = static_cast<int>(*n);
+      return n.status();
+    }
     if (k == "duration") {
       auto d = parse_duration(v);
       if (d) scenario_.duration_s = *d;
@@ -203,7 +208,7 @@ class Reader {
       return d.status();
     }
     return Status::error("unknown key '" + k + "' in [cluster] (nodes, network, base_config, set, "
-                         "cpu_hogs, duration, cpu, cpu_period)");
+                         "cpu_hogs, cpu_hogs_nice, duration, cpu, cpu_period)");
   }
 
   // "CORES" for every daemon, "K:CORES" for daemon K (a later line wins for its daemons).

@@ -48,6 +48,7 @@ TEST(FaultScenarioParserTest, ReadsEverySection) {
   EXPECT_EQ(s->all_args, (std::vector<std::string>{"--balance.strategy=none"}));
   EXPECT_EQ(s->node_args.at(3), (std::vector<std::string>{"--emulate.speed=2"}));
   EXPECT_EQ(s->cpu_hogs, 1);
+  EXPECT_EQ(s->cpu_hogs_nice, 0);
   ASSERT_EQ(s->jobs.size(), 1u);
   EXPECT_EQ(s->jobs[0].app, "heat2d");
   EXPECT_EQ(s->jobs[0].params.at("size"), "128x128");
@@ -85,12 +86,23 @@ TEST(FaultScenarioParserTest, PartitionTurnsOnNamespaces) {
             "conf/faults/x.scn: network = loopback: partition needs network = netns");
 }
 
+TEST(FaultScenarioParserTest, CpuHogsMayRunAtANiceValue) {
+  auto s = parse_fault_scenario("[cluster]\nnodes = 2\ncpu_hogs = 2\ncpu_hogs_nice = 19\n"
+                                "[job]\napp = heat2d\ntasks = 2\nsteps = 5\n",
+                                "conf/faults/x.scn");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->cpu_hogs, 2);
+  EXPECT_EQ(s->cpu_hogs_nice, 19);
+}
+
 TEST(FaultScenarioParserTest, ErrorsNameFileLineAndValue) {
   EXPECT_EQ(scenario_error("[cluster]\nnodes = 0\n"),
             "conf/faults/x.scn:2: nodes = '0': expected a whole number 1..64");
   EXPECT_EQ(scenario_error("[cluster]\nnodez = 3\n"),
             "conf/faults/x.scn:2: unknown key 'nodez' in [cluster] (nodes, network, base_config, "
-            "set, cpu_hogs, duration, cpu, cpu_period)");
+            "set, cpu_hogs, cpu_hogs_nice, duration, cpu, cpu_period)");
+  EXPECT_EQ(scenario_error("[cluster]\ncpu_hogs_nice = 20\n"),
+            "conf/faults/x.scn:2: cpu_hogs_nice = '20': expected a whole number 0..19");
   EXPECT_EQ(scenario_error("[cluster]\ncpu = 0.2\n"),
             "conf/faults/x.scn:2: cpu = '0.2': set nodes first");
   EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\ncpu = 3:0.2\n"),
