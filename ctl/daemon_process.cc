@@ -116,10 +116,16 @@ bool process_runs(pid_t pid, const std::string& name) {
   std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
   std::vector<std::string> argv;
   for (std::string arg; std::getline(cmdline, arg, '\0');) argv.push_back(arg);
-  if (argv.empty()) return false;
   const auto names = [&](const std::string& arg) {
     return std::filesystem::path(arg).filename().string().find(name) != std::string::npos;
   };
+  if (argv.empty()) {
+    // A process in the middle of its exec has no arguments yet (the kernel sets them up after
+    // it closed the descriptors spawn_detached waits on) but already its executable.
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+    return !ec && names(exe.string());
+  }
   if (names(argv.front())) return true;
   if (std::filesystem::path(argv.front()).filename().string().rfind("qemu-", 0) != 0) return false;
   return std::any_of(argv.begin() + 1, argv.end(), names);
