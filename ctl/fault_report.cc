@@ -183,7 +183,8 @@ nlohmann::json fault_report_json(const FaultRunRecord& r, const FaultAnalysis& a
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : a.checks) checks.push_back({{"check", c.name}, {"passed", c.passed}, {"detail", c.detail}});
   return {{"scenario", s.file}, {"title", s.title}, {"nodes", s.nodes}, {"network", r.network},
-          {"cpu_hogs", s.cpu_hogs}, {"cpu_hogs_nice", s.cpu_hogs_nice}, {"run_s", r.total_s}, {"aborted", r.aborted}, {"jobs", jobs},
+          {"cpu_hogs", s.cpu_hogs}, {"cpu_hogs_nice", s.cpu_hogs_nice}, {"run_s", r.total_s},
+          {"aborted", r.aborted}, {"jobs", jobs},
           {"faults", faults}, {"false_suspicions", alarms(a.false_suspicions)},
           {"false_deaths", alarms(a.false_deaths)}, {"counters", counters}, {"checks", checks},
           {"needs_recovery", a.needs_recovery}, {"passed", a.passed()},

@@ -81,6 +81,18 @@ MemberTable lifeguard_ring(std::uint32_t n) {
   return t;
 }
 
+// Ticks every 10 ms from `from` until before `to` while node 2 beats (and node 3 does not); the
+// first time node 3 is suspected, or nullopt.
+std::optional<TimePoint> first_suspicion_of_3(MemberTable& t, TimePoint from, TimePoint to) {
+  for (TimePoint at = from; at < to; at += milliseconds(10)) {
+    t.heartbeat(2, 1, {}, at);
+    for (const auto& tr : t.tick(at)) {
+      if (tr.node_id == 3 && tr.to == State::kSuspect) return at;
+    }
+  }
+  return std::nullopt;
+}
+
 // Ticks every 10 ms from `from` while members other than `silent` beat; the time `silent` is
 // declared dead, or nullopt.
 std::optional<TimePoint> run_until_dead(MemberTable& t, std::uint32_t silent, std::uint32_t n,
@@ -223,24 +235,12 @@ TEST(MemberTableLifeguardTest, ARefusalFromBeforeARestartLeavesTheNewIdentitysGr
   const TimePoint back = kT0 + milliseconds(2000);
   t.merge(info(3, 2), back, 2);  // restarted (its new identity, relayed by node 2)
   t.refused(3, back - milliseconds(40), back + milliseconds(60));  // dialed while it was down
-  for (TimePoint at = back + milliseconds(100); at < back + milliseconds(1500);
-       at += milliseconds(10)) {
-    t.heartbeat(2, 1, {}, at);
-    for (const auto& tr : t.tick(at)) {
-      EXPECT_FALSE(tr.node_id == 3 && tr.to == State::kSuspect)
-          << "suspected " << (at - back).count() / 1000000 << " ms after it came back";
-    }
-  }
+  const auto early = first_suspicion_of_3(t, back + milliseconds(100), back + milliseconds(1500));
+  EXPECT_FALSE(early) << "suspected " << (*early - back).count() / 1000000
+                      << " ms after it came back";
   t.refused(3, back + milliseconds(1500), back + milliseconds(1510));  // gone again
-  std::optional<TimePoint> suspected;
-  for (TimePoint at = back + milliseconds(1510); !suspected && at < back + milliseconds(2900);
-       at += milliseconds(10)) {
-    t.heartbeat(2, 1, {}, at);
-    for (const auto& tr : t.tick(at)) {
-      if (tr.node_id == 3 && tr.to == State::kSuspect) suspected = at;
-    }
-  }
-  EXPECT_TRUE(suspected) << "a refusal of the new identity ends its grace";
+  EXPECT_TRUE(first_suspicion_of_3(t, back + milliseconds(1510), back + milliseconds(2900)))
+      << "a refusal of the new identity ends its grace";
 }
 
 // After our own stall the members' heartbeats were coming all along: the detectors restart with
@@ -294,14 +294,7 @@ TEST(MemberTableLifeguardTest, ARefuterThatBeatsAndFallsSilentIsSuspectedByItsDe
   TimePoint now = kT0 + milliseconds(2000);
   t.merge(info(3, 2), now, 2);
   t.heartbeat(3, 2, {}, now + milliseconds(100));
-  std::optional<TimePoint> suspected;
-  for (TimePoint at = now + milliseconds(110); !suspected && at < now + milliseconds(3000);
-       at += milliseconds(10)) {
-    t.heartbeat(2, 1, {}, at);
-    for (const auto& tr : t.tick(at)) {
-      if (tr.node_id == 3 && tr.to == State::kSuspect) suspected = at;
-    }
-  }
+  const auto suspected = first_suspicion_of_3(t, now + milliseconds(110), now + milliseconds(3000));
   ASSERT_TRUE(suspected);
   EXPECT_LT(*suspected - now, milliseconds(1500));
 }
