@@ -85,8 +85,8 @@ std::vector<KeySpec> key_specs() {
        "the heartbeat thread stops beating when the network thread has not run this long, so "
        "a hung daemon is declared dead" + dflt(millis_text(d.hang_timeout))},
       {"membership.first_heartbeat_ms", "MS",
-       "a member entering the local group is not suspected before this long without its first "
-       "heartbeat" + dflt(millis_text(d.first_heartbeat))},
+       "a member entering the local group is not suspected before this long, unless its first "
+       "four heartbeats came sooner" + dflt(millis_text(d.first_heartbeat))},
       {"checkpoint.every_steps", "N",
        "jobs rooted here checkpoint every N steps, 0 = not by steps" +
            dflt(std::to_string(d.checkpoint.every_steps))},

@@ -149,14 +149,20 @@ void MemberTable::note_heartbeat(Member& m, const LoadIndex& load, TimePoint now
   m.load = load;
   m.heard = true;
   m.last_heartbeat = now;
-  m.first_heartbeat_due = {};  // it beats: the detector judges it from now on
-  if (!m.detector) return;
+  if (!m.detector) {
+    m.first_heartbeat_due = {};
+    return;
+  }
   if (m.detector_awaits_heartbeat) {
     // The start-of-monitoring mark is not an arrival; judge from real heartbeats only.
     m.detector.emplace(detector_params_);
     m.detector_awaits_heartbeat = false;
   }
   m.detector->heartbeat(now);
+  // It beats, and the detector knows its rhythm: the detector judges it from now on.
+  if (m.detector->intervals_learned() >= suspect_timeout_.intervals_to_learn) {
+    m.first_heartbeat_due = {};
+  }
 }
 
 std::vector<MemberTransition> MemberTable::tick(TimePoint now) {
@@ -197,7 +203,7 @@ bool MemberTable::has_quorum() const {
 
 std::optional<MemberTransition> MemberTable::detect(Member& m, TimePoint now, bool quorum) {
   const MemberState state = m.info.state;
-  if (now < m.first_heartbeat_due) return std::nullopt;  // no heartbeat since it joined
+  if (now < m.first_heartbeat_due) return std::nullopt;  // its detector has yet to learn it
   if (state == MemberState::kAlive && m.detector->suspicious(now)) {
     return change(m, MemberState::kSuspect, m.info.incarnation, now);
   }

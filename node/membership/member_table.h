@@ -25,8 +25,10 @@ struct Member {
   // Failure detection, only while the member is in our local group.
   std::optional<PhiAccrualDetector> detector;
   bool detector_awaits_heartbeat = false;  // started at monitoring time, no heartbeat since
-  // Until a heartbeat comes, it is not suspected before this: SuspectTimeout::first_heartbeat
-  // after it entered our group or came back at a newer incarnation (refuted, or restarted).
+  // Until its detector knows its rhythm, it is not suspected before this:
+  // SuspectTimeout::first_heartbeat after it entered our group or came back at a newer
+  // incarnation (refuted, or restarted); cleared by a heartbeat once the detector has learned
+  // SuspectTimeout::intervals_to_learn of its intervals.
   TimePoint first_heartbeat_due{};
   TimePoint grace_from{};  // when that grace began (a refusal from before says nothing of it)
   TimePoint suspect_since{};  // reset by a positive indirect probe (vouch)
@@ -68,7 +70,10 @@ class MemberTable {
   // just started (or a neighbour that has yet to learn it is in our group) needs time to connect,
   // and a slow one far more than the detector's assumed first interval — at a thirtieth of a
   // core, the real-CPU testbed's node was suspected 0.5 s after it joined, before its first
-  // heartbeat could come, and declared dead 0.4 s later.
+  // heartbeat could come, and declared dead 0.4 s later. Nor does its first heartbeat end that
+  // grace if the detector has yet to learn `intervals_to_learn` intervals of it: judged from the
+  // assumed interval alone, a hundredth of a core that beat once and was then throttled for
+  // 0.4 s was suspected 1.1 s after it joined (fault.slow-join, once in a clean-clone CI).
   struct SuspectTimeout {
     std::chrono::milliseconds min{400};
     std::chrono::milliseconds max{400};
@@ -76,6 +81,7 @@ class MemberTable {
     double peer_stretch = 8;
     double own_stretch = 4;
     std::chrono::milliseconds first_heartbeat{3000};
+    std::size_t intervals_to_learn = 3;
   };
 
   // group_size: how many neighbours we monitor and heartbeat (see local_group).

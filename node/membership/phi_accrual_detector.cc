@@ -32,6 +32,7 @@ void PhiAccrualDetector::heartbeat(TimePoint now) {
   }
   if (now < last_) return;
   add_interval(to_ms(now - last_));
+  ++learned_;
   last_ = now;
 }
 

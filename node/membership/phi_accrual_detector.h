@@ -35,6 +35,8 @@ class PhiAccrualDetector {
 
   const Params& params() const { return params_; }
   bool started() const { return started_; }
+  // Intervals measured between real heartbeats so far (the bootstrap's assumed ones not counted).
+  std::size_t intervals_learned() const { return learned_; }
   TimePoint last_heartbeat() const { return last_; }
 
  private:
@@ -50,6 +52,7 @@ class PhiAccrualDetector {
   double sum_ = 0;     // of intervals_ms_
   double sum_sq_ = 0;  // of their squares
   std::size_t since_rebuild_ = 0;
+  std::size_t learned_ = 0;
 };
 
 }  // namespace drift

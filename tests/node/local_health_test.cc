@@ -214,6 +214,36 @@ TEST(MemberTableLifeguardTest, AJoinerThatNeverBeatsIsSuspectedWhenItsTimeIsUp) 
   EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kSuspect, 1}));
 }
 
+// A joiner's first heartbeats do not end its grace while its detector has yet to learn its
+// rhythm: on a clean-clone CI run a hundredth of a core beat once and was then throttled for
+// 0.4 s at a time; judged from the assumed 100 ms interval, it was suspected 1.1 s after it
+// joined (fault.slow-join). Here it beats in pairs 600 ms apart and is never suspected.
+TEST(MemberTableLifeguardTest, ASlowJoinersGraceLastsUntilItsDetectorKnowsItsRhythm) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200)});
+  t.merge(info(2), kT0);
+  for (TimePoint now = kT0; now < kT0 + milliseconds(5000); now += milliseconds(10)) {
+    const auto in_cycle = (now - kT0) % milliseconds(700);
+    if (now > kT0 && (in_cycle == milliseconds(0) || in_cycle == milliseconds(100))) {
+      t.heartbeat(2, 1, {}, now);
+    }
+    ASSERT_TRUE(t.tick(now).empty()) << "suspected " << (now - kT0) / milliseconds(1) << " ms in";
+  }
+}
+
+// One heartbeat and then silence: the grace still ends when its time is up.
+TEST(MemberTableLifeguardTest, AJoinerThatBeatsOnceAndFallsSilentIsSuspectedWhenItsTimeIsUp) {
+  MemberTable t(info(1), PhiAccrualDetector::Params{},
+                MemberTable::SuspectTimeout{milliseconds(400), milliseconds(1200), 3, 8, 4,
+                                            milliseconds(2000)});
+  t.merge(info(2), kT0);
+  t.heartbeat(2, 1, {}, kT0 + milliseconds(100));
+  EXPECT_TRUE(t.tick(kT0 + milliseconds(1999)).empty());
+  const auto ts = t.tick(kT0 + milliseconds(2000));
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], (MemberTransition{2, State::kAlive, State::kSuspect, 1}));
+}
+
 // A joiner whose address refuses connections is gone (killed right after it joined): the
 // detector alone judges it, as before the grace, and it is suspected within a second.
 TEST(MemberTableLifeguardTest, AJoinerWhoseAddressRefusesConnectionsHasNoGrace) {
