@@ -122,7 +122,11 @@ Status ClientConnection::check_daemon(const ConnectOptions& options, const WireM
 }
 
 Status ClientConnection::send(const WireMessage& msg) {
-  Status s = write_message(*stream_, msg, Clock::now() + kSendTimeout);
+  return send(msg, Clock::now() + kSendTimeout);
+}
+
+Status ClientConnection::send(const WireMessage& msg, Clock::time_point deadline) {
+  Status s = write_message(*stream_, msg, deadline);
   if (!s) return Status::error("lost the connection to " + address_ + ": " + s.message());
   return s;
 }

@@ -40,7 +40,8 @@ class ClientConnection {
  public:
   static Result<std::unique_ptr<ClientConnection>> open(const ConnectOptions& options);
 
-  Status send(const WireMessage& msg);
+  Status send(const WireMessage& msg);  // within 30 s
+  Status send(const WireMessage& msg, Clock::time_point deadline);
   // The next message; an error when the deadline passes, the daemon hangs up or sends garbage,
   // or refuses the request (Refused: the error then starts with kRefusedPrefix, exit_codes.h).
   Result<WireMessage> receive(Clock::time_point deadline);

@@ -64,6 +64,7 @@ void PeerConnection::send(Frame frame, bool bulk) {
     held_until_auth_.emplace_back(std::move(frame), bulk);
     return;
   }
+  queued(frame);
   (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
   schedule_write();
 }
@@ -84,7 +85,22 @@ void PeerConnection::send(const WireMessage& msg) { send(make_frame(encode(msg))
 
 void PeerConnection::send_now(const WireMessage& msg) {
   write_queue_.push_back(make_frame(encode(msg)));
+  queued(write_queue_.back());
   write_next();
+}
+
+// Only a client's reads wait for its answers to leave: a daemon's never do, since two daemons
+// each waiting for the other to read would wait for ever.
+bool PeerConnection::reads_held() const {
+  return peer_hello_.role == PeerRole::kClient && queued_bytes_ > kClientBacklogBytes;
+}
+
+void PeerConnection::resume_reads_if_drained() {
+  if (!reads_paused_ || queued_bytes_ > kClientBacklogBytes / 2) return;
+  reads_paused_ = false;
+  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    if (!self->closed()) self->parse_frames();
+  });
 }
 
 // The buffers of `frame` from byte `offset` on.
@@ -105,6 +121,8 @@ void PeerConnection::write_next() {
     if (queue.empty()) return half_close_if_done();
     in_flight_ = std::move(queue.front());
     queue.pop_front();
+    dequeued(in_flight_);
+    resume_reads_if_drained();
     std::error_code ec;
     const std::size_t written = socket_.write_some(buffers_of(in_flight_, 0), ec);
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
@@ -142,6 +160,7 @@ void PeerConnection::close(const std::string& reason) {
   socket_.close(ignored);
   write_queue_.clear();  // in_flight_ stays until its aborted write completes
   bulk_queue_.clear();
+  queued_bytes_ = 0;
   held_until_auth_.clear();
   listener_.on_closed(shared_from_this(), reason);
 }
@@ -151,6 +170,7 @@ void PeerConnection::finish(const std::string& reason) {
   if (state_ != State::kOpen) return close(reason);
   finishing_ = true;
   finish_reason_ = reason;
+  for (const Frame& f : bulk_queue_) dequeued(f);
   bulk_queue_.clear();
   write_next();
 }
@@ -195,6 +215,10 @@ void PeerConnection::read_more() {
 // large body straight into its own buffer).
 void PeerConnection::parse_frames() {
   while (!closed()) {
+    if (reads_held()) {
+      reads_paused_ = true;  // resume_reads_if_drained() goes on from here
+      return;
+    }
     const std::size_t available = read_end_ - read_begin_;
     if (available < kFrameHeaderSize) return read_more();
     const std::uint32_t limit = authenticated() ? params_.max_frame_bytes : kHandshakeMaxBody;
@@ -341,6 +365,7 @@ void PeerConnection::on_peer_auth(const HelloAuth& auth) {
   handshake_deadline_.cancel();
   while (!held_until_auth_.empty()) {
     auto& [frame, bulk] = held_until_auth_.front();
+    queued(frame);
     (bulk ? bulk_queue_ : write_queue_).push_back(std::move(frame));
     held_until_auth_.pop_front();
   }

@@ -12,7 +12,9 @@
 // the network thread's bulk lane (HandshakeParams::bulk_lane) behind every ready handler. After the TLS handshake and until the
 // drift handshake completes only Hello and HelloAuth are accepted, with a small frame limit;
 // anything else closes the connection. A decode error closes this connection only, with the
-// reason logged. All methods run on the network thread.
+// reason logged. A client's requests are not read while more than kClientBacklogBytes of
+// answers wait for it to read them (one that never reads held a daemon's memory growing by 57
+// bytes for each byte it sent). All methods run on the network thread.
 #pragma once
 
 #include <asio.hpp>
@@ -125,6 +127,10 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void queue_bulk_step();
   void send_now(const WireMessage& msg);
   void half_close_if_done();
+  void queued(const Frame& frame) { queued_bytes_ += frame.size(); }
+  void dequeued(const Frame& frame) { queued_bytes_ -= frame.size(); }
+  bool reads_held() const;
+  void resume_reads_if_drained();
   static std::array<asio::const_buffer, 2> buffers_of(const Frame& frame, std::size_t offset);
 
   asio::ip::tcp::socket socket_;  // non-blocking
@@ -155,6 +161,11 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   std::deque<Frame> write_queue_;  // ordinary frames, in order
   std::deque<Frame> bulk_queue_;   // state chunks, in order, behind ordinary frames
   std::deque<std::pair<Frame, bool>> held_until_auth_;
+  // Bytes in write_queue_ and bulk_queue_. Above kClientBacklogBytes a client's frames wait
+  // unread (reads_paused_) until the queue is down to half of it.
+  static constexpr std::size_t kClientBacklogBytes = 16u << 20;
+  std::size_t queued_bytes_ = 0;
+  bool reads_paused_ = false;
   Frame in_flight_;                // the frame being written (plaintext: by async_write)
   std::size_t in_flight_done_ = 0;  // TLS: how much of it is encrypted
   bool has_in_flight_ = false;

@@ -76,6 +76,8 @@ void PeerConnection::write_next_tls() {
         in_flight_ = std::move(bulk_queue_.front());
         bulk_queue_.pop_front();
       }
+      dequeued(in_flight_);
+      resume_reads_if_drained();
       in_flight_done_ = 0;
       in_flight_bulk_ = !ordinary;
     }

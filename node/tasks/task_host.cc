@@ -288,7 +288,7 @@ std::vector<HeldMessage> TaskHost::release(TaskId task) {
   std::vector<HeldMessage> held = std::move(t->held);
   hosted->tasks.erase(task.index);
   hosted->captures.erase(task.index);
-  hosted->checkpoint_bytes.erase(task.index);
+  hosted->drop_checkpoint(task.index);
   send(*hosted, WorkerTaskControl{task.index, TaskControlAction::kRelease});
   return held;
 }

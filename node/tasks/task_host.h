@@ -203,8 +203,21 @@ class TaskHost {
     std::vector<std::pair<std::vector<std::uint32_t>, Done>> creating;
     std::map<std::uint32_t, Installing> installing;
     std::map<std::uint32_t, Capture> captures;
-    std::map<std::uint32_t, std::vector<std::uint8_t>> checkpoint_bytes;
-    std::uint64_t checkpoint_total = 0;  // of all of them, bounded by Params::max_state
+    // A task's checkpoint coming in from the worker piece by piece: the size its first piece
+    // announced (every later piece announces the same), and the bytes so far.
+    struct IncomingCheckpoint {
+      std::uint64_t total = 0;
+      std::vector<std::uint8_t> bytes;
+    };
+    std::map<std::uint32_t, IncomingCheckpoint> checkpoint_bytes;
+    std::uint64_t checkpoint_total = 0;  // their announced sizes, at most max_state()
+
+    void drop_checkpoint(std::uint32_t index) {
+      if (auto it = checkpoint_bytes.find(index); it != checkpoint_bytes.end()) {
+        checkpoint_total -= it->second.total;
+        checkpoint_bytes.erase(it);
+      }
+    }
     std::chrono::steady_clock::time_point state_went_on{};  // its last piece of state in
     std::uint64_t attempts = 0;
   };
@@ -222,6 +235,7 @@ class TaskHost {
 
   // Frames from a worker (task_host_worker.cc).
   void on_worker_message(std::uint64_t job, const WorkerProcess* worker, WorkerMessage&& msg);
+  Status dispatch_worker_message(HostedJob& hosted, WorkerMessage&& msg);
   Status on_sent(HostedJob& hosted, TaskMessage&& msg);
   Status on_effects(HostedJob& hosted, WorkerEffects&& report);
   Status on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece);

@@ -41,25 +41,40 @@ void TaskHost::on_worker_message(std::uint64_t job, const WorkerProcess* worker,
   const LoopHold hold(worker_hold_name(msg));
   HostedJob* hosted = find_job(job);
   if (!hosted || hosted->worker.get() != worker) return;  // an old worker of the job
-  Status st = std::visit(
+  const MsgType type = type_of(msg);
+  Status st = Status::ok();
+  try {
+    st = dispatch_worker_message(*hosted, std::move(msg));
+  } catch (const std::exception& e) {  // what it asked for could not be done (memory): it ends
+    st = Status::error(std::string("handling its ") + to_string(type) + " failed: " + e.what());
+  }
+  if (!st) {
+    // The hosted job may be gone by now (a hook ended it): find the worker again.
+    if (HostedJob* h = find_job(job); h && h->worker.get() == worker) h->worker->refuse(st.message());
+  }
+}
+
+Status TaskHost::dispatch_worker_message(HostedJob& hosted, WorkerMessage&& msg) {
+  return std::visit(
       [&](auto&& m) -> Status {
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<M, TaskMessage>) {
-          return on_sent(*hosted, std::move(m));
+          return on_sent(hosted, std::move(m));
         } else if constexpr (std::is_same_v<M, WorkerEffects>) {
-          return on_effects(*hosted, std::move(m));
+          return on_effects(hosted, std::move(m));
         } else if constexpr (std::is_same_v<M, WorkerStateBytes>) {
-          return on_state_bytes(*hosted, std::move(m));
+          return on_state_bytes(hosted, std::move(m));
         } else if constexpr (std::is_same_v<M, WorkerCreated>) {
-          return on_created(*hosted, m);
+          return on_created(hosted, m);
         } else if constexpr (std::is_same_v<M, WorkerInstalled>) {
-          return on_installed(*hosted, m);
+          return on_installed(hosted, m);
         } else if constexpr (std::is_same_v<M, WorkerCaptureSized>) {
-          return on_capture_sized(*hosted, m);
+          return on_capture_sized(hosted, m);
         } else if constexpr (std::is_same_v<M, WorkerCaptureDone>) {
-          return on_capture_done(*hosted, m);
+          return on_capture_done(hosted, m);
         } else if constexpr (std::is_same_v<M, WorkerReady>) {
-          spdlog::debug("job {:#x}: worker pid {} of '{}' is ready", job, m.pid, m.app);
+          spdlog::debug("job {:#x}: worker pid {} of '{}' is ready", hosted.info->id, m.pid,
+                        m.app);
           return Status::ok();
         } else {
           return Status::error(std::string("it sent a ") + to_string(M::kType) +
@@ -67,10 +82,6 @@ void TaskHost::on_worker_message(std::uint64_t job, const WorkerProcess* worker,
         }
       },
       std::move(msg));
-  if (!st) {
-    // The hosted job may be gone by now (a hook ended it): find the worker again.
-    if (HostedJob* h = find_job(job); h && h->worker.get() == worker) h->worker->refuse(st.message());
-  }
 }
 
 // A message a task of the worker sent out of it. The sender may have moved on meanwhile (its
@@ -97,6 +108,14 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   if (r.index >= info.spec.tasks) {
     return Status::error("effects of " + task_text(r.index) + ", outside its job of " +
                          std::to_string(info.spec.tasks) + " tasks");
+  }
+  // Only a task that runs in this worker has effects: a worker's word about another task of
+  // its job (or one gone since, in a rollback) goes no further.
+  const auto task = hosted.tasks.find(r.index);
+  if (task == hosted.tasks.end()) {
+    spdlog::debug("job {:#x}: effects of {}, which is not here, dropped", info.id,
+                  task_text(r.index));
+    return Status::ok();
   }
   // What goes on to the root must fit a frame between nodes, and a task contributes to the
   // job's steps, each at most once: a handler that says otherwise is not a task's.
@@ -141,16 +160,16 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   if (r.finished) e.finished = TaskFinished{info.id, r.index, std::move(r.result), info.generation};
   if (r.failed) e.error = r.error.empty() ? std::string("the task failed") : r.error;
   auto saved = hosted.checkpoint_bytes.find(r.index);
-  if (saved != hosted.checkpoint_bytes.end()) hosted.checkpoint_total -= saved->second.size();
   if (r.checkpoint) {
-    if (saved == hosted.checkpoint_bytes.end() || saved->second.size() != r.checkpoint_bytes) {
+    if (saved == hosted.checkpoint_bytes.end() || saved->second.total != r.checkpoint_bytes ||
+        saved->second.bytes.size() != r.checkpoint_bytes) {
       return Status::error("a checkpoint of " + task_text(r.index) + " of " +
                            std::to_string(r.checkpoint_bytes) + " bytes whose bytes did not come");
     }
     e.checkpoint = CheckpointState{
         r.checkpoint_step,
-        std::make_shared<const std::vector<std::uint8_t>>(std::move(saved->second))};
-    hosted.checkpoint_bytes.erase(saved);
+        std::make_shared<const std::vector<std::uint8_t>>(std::move(saved->second.bytes))};
+    hosted.drop_checkpoint(r.index);
   } else if (saved != hosted.checkpoint_bytes.end()) {
     return Status::error("checkpoint bytes of " + task_text(r.index) + " that no checkpoint used");
   }
@@ -161,11 +180,9 @@ Status TaskHost::on_effects(HostedJob& hosted, WorkerEffects&& r) {
   e.work_units = non_negative(r.work_units);
   // CPU time within the wall time (a little more with timer granularity; never more than that).
   e.cpu_seconds = std::min(non_negative(r.cpu_seconds), e.busy_seconds * 1.01 + 1e-3);
-  if (auto t = hosted.tasks.find(r.index); t != hosted.tasks.end()) {
-    t->second.load = e.load;
-    t->second.grain = e.grain;
-    if (e.finished || e.error) t->second.finished = true;
-  }
+  task->second.load = e.load;
+  task->second.grain = e.grain;
+  if (e.finished || e.error) task->second.finished = true;
   busy_seconds_ += e.busy_seconds;
   work_units_ += e.work_units;
   hooks_.effects(std::move(e));
@@ -181,23 +198,33 @@ Status TaskHost::on_state_bytes(HostedJob& hosted, WorkerStateBytes&& piece) {
       return Status::error("checkpoint bytes of " + task_text(piece.index) + ", outside its job");
     }
     if (!hosted.tasks.count(piece.index)) return Status::ok();
-    std::vector<std::uint8_t>& bytes = hosted.checkpoint_bytes[piece.index];
-    if (piece.total < bytes.size() + piece.bytes.size() ||
-        (bytes.empty() && hosted.checkpoint_total + piece.total > max_state())) {
-      return Status::error("a checkpoint piece of " + std::to_string(piece.bytes.size()) +
-                           " bytes of " + task_text(piece.index) + " after " +
-                           std::to_string(bytes.size()) + " in a state of " +
-                           std::to_string(piece.total) + " (checkpoints at once may have " +
-                           std::to_string(max_state()) + ")");
-    }
-    // Reserved whole at the first piece: no piece copies the ones before it again.
-    if (bytes.empty()) {
+    auto [it, first] = hosted.checkpoint_bytes.try_emplace(piece.index);
+    HostedJob::IncomingCheckpoint& in = it->second;
+    if (first) {
+      // checkpoint_total <= max_state() always: the difference does not wrap.
+      if (piece.total > max_state() - hosted.checkpoint_total) {
+        hosted.checkpoint_bytes.erase(it);
+        return Status::error("a checkpoint of " + std::to_string(piece.total) + " bytes of " +
+                             task_text(piece.index) + " beside " +
+                             std::to_string(hosted.checkpoint_total) +
+                             " of others (checkpoints at once may have " +
+                             std::to_string(max_state()) + ")");
+      }
+      in.total = piece.total;
+      hosted.checkpoint_total += piece.total;
       spdlog::debug("job {:#x}: checkpoint of {} coming in from the worker ({} bytes)",
                     hosted.info->id, task_text(piece.index), piece.total);
-      bytes.reserve(piece.total);
+      // Reserved whole at the first piece: no piece copies the ones before it again.
+      in.bytes.reserve(piece.total);
     }
-    bytes.insert(bytes.end(), piece.bytes.begin(), piece.bytes.end());
-    hosted.checkpoint_total += piece.bytes.size();
+    if (piece.total != in.total || piece.bytes.size() > in.total - in.bytes.size()) {
+      return Status::error("a checkpoint piece of " + std::to_string(piece.bytes.size()) +
+                           " bytes of " + task_text(piece.index) + " in a state of " +
+                           std::to_string(piece.total) + " after " +
+                           std::to_string(in.bytes.size()) + " of a state of " +
+                           std::to_string(in.total));
+    }
+    in.bytes.insert(in.bytes.end(), piece.bytes.begin(), piece.bytes.end());
     return Status::ok();
   }
   if (piece.kind != StateBytesKind::kCapture) {
@@ -335,10 +362,10 @@ Status TaskHost::on_capture_sized(HostedJob& hosted, const WorkerCaptureSized& s
   auto it = hosted.captures.find(sized.index);
   if (it == hosted.captures.end() || it->second.attempt != sized.attempt) return Status::ok();
   if (it->second.sized) return Status::error("a second size of " + task_text(sized.index));
-  if (sized.total > params_.max_state) {
+  if (sized.total > max_state()) {
     return Status::error("a state of " + std::to_string(sized.total) + " bytes of " +
-                         task_text(sized.index) + " (at most " +
-                         std::to_string(params_.max_state) + ")");
+                         task_text(sized.index) + " (at most " + std::to_string(max_state()) +
+                         ")");
   }
   it->second.sized = true;
   it->second.total = sized.total;
@@ -377,6 +404,7 @@ void TaskHost::fail_pending(HostedJob& hosted, const std::string& why) {
   for (auto& [index, c] : hosted.captures) captures.push_back(std::move(c.sink));
   hosted.captures.clear();
   hosted.checkpoint_bytes.clear();
+  hosted.checkpoint_total = 0;
   for (auto& done : creating) done(Status::error(why));
   for (auto& done : installing) done(Status::error(why));
   for (auto& sink : captures) sink.done(Status::error(why));

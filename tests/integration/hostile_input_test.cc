@@ -2,7 +2,8 @@
 // inside TLS, an oversized frame header and a wrong-secret drift handshake sent to a daemon's
 // port are refused: the connection is closed, the reason is logged, and the daemon keeps
 // serving. A flood of silent connections from one address is capped (net.max_handshakes_per_address)
-// while members and clients from elsewhere go on.
+// while members and clients from elsewhere go on. A client that sends requests and reads none of
+// the answers holds up its own requests, not the daemon's memory.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ctl/client_connection.h"
 #include "ctl/frame_io.h"
 #include "ctl/status_query.h"
 #include "ctl/tcp_stream.h"
@@ -23,6 +25,7 @@
 #include "protocol/handshake.h"
 #include "tests/integration/cluster_test_fixture.h"
 #include "tests/integration/poll.h"
+#include "tests/integration/proc_status.h"
 
 namespace drift::test {
 namespace {
@@ -211,6 +214,30 @@ TEST_F(HostileInputTest, AFloodOfSilentConnectionsFromOneAddressIsCapped) {
   // A client from another address, and the members, are not held up by it.
   expect_still_serving();
   for (int fd : fds) ::close(fd);
+}
+
+// Each status answer is about 57 times the request's size: 300000 unread ones once held about
+// 280 MB in the daemon, for as long as the client kept the connection.
+TEST_F(HostileInputTest, AClientThatReadsNoAnswersHoldsUpItsRequestsNotTheDaemonsMemory) {
+  auto conn = ctl::ClientConnection::open(connect_options(1));
+  ASSERT_TRUE(conn.is_ok()) << conn.error();
+  const pid_t daemon = cluster().pid(1);
+  const long rss_before = proc_status_field(daemon, "VmRSS:");
+  constexpr int kRequests = 300000;
+  int sent = 0;
+  while (sent < kRequests && (*conn)->send(StatusRequest{}, ctl::Clock::now() + 2s)) ++sent;
+  expect_still_serving();  // another client is answered meanwhile
+  if (kRssIsMeaningful) {
+    long grown_kb = 0;
+    poll_until(2s, 100ms, [&] {
+      grown_kb = proc_status_field(daemon, "VmRSS:") - rss_before;
+      return grown_kb > 64 * 1024;
+    });
+    EXPECT_LE(grown_kb, 64 * 1024) << "node 1 grew by " << grown_kb << " kB for " << sent
+                                   << " unread answers";
+  }
+  conn->reset();
+  expect_still_serving();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ namespace fs = std::filesystem;
 namespace drift::test {
 
 fs::path faulty() { return fs::path(DRIFT_BUILD_DIR) / "test-apps" / "faulty"; }
+fs::path forger() { return fs::path(DRIFT_BUILD_DIR) / "test-apps" / "forger"; }
 
 std::set<pid_t> workers_of(pid_t daemon) {
   std::set<pid_t> out;

@@ -18,8 +18,9 @@
 
 namespace drift::test {
 
-// build/test-apps/faulty.
+// build/test-apps/faulty and build/test-apps/forger.
 std::filesystem::path faulty();
+std::filesystem::path forger();
 
 // The worker processes of a daemon: its children.
 std::set<pid_t> workers_of(pid_t daemon);
