@@ -30,6 +30,10 @@ const Containment& as_user() {
 Result<AppExecutable> find_app_executable(const std::string& app) {
   if (app.find('/') != std::string::npos) {
     std::error_code ec;
+    if (std::filesystem::is_directory(app, ec)) {
+      return Status::error(app + " is a directory, not an executable (an application is an "
+                                 "executable built with the drift SDK)");
+    }
     if (!std::filesystem::is_regular_file(app, ec)) {
       return Status::error(app + ": no such file (an application is an executable built with the "
                                  "drift SDK, or the name of an installed one)");

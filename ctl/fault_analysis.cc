@@ -105,8 +105,16 @@ void add_checks(const FaultRunRecord& r, FaultAnalysis& a) {
   };
   check("run completed", r.aborted.empty(), r.aborted.empty() ? "" : r.aborted);
   std::string undone;
+  auto add_undone = [&](const std::string& text) { undone += (undone.empty() ? "" : "; ") + text; };
   for (const auto& o : a.faults) {
-    if (!o.fault->error.empty()) undone += (undone.empty() ? "" : "; ") + o.fault->text + ": " + o.fault->error;
+    if (!o.fault->error.empty()) add_undone(o.fault->text + ": " + o.fault->error);
+  }
+  // A fault at a time or a step that never came (the jobs ended before it) was not carried out.
+  for (const FaultEntry& f : r.scenario->faults) {
+    if (f.when.kind == FaultTrigger::Kind::kEvery) continue;
+    const bool came = std::any_of(a.faults.begin(), a.faults.end(),
+                                  [&](const FaultOutcome& o) { return o.fault->text == f.text; });
+    if (!came) add_undone(f.text + ": never came (" + f.origin + "; the jobs ended first)");
   }
   check("every fault carried out", undone.empty(), undone);
   if (e.correct) {

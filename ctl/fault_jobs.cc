@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "ctl/job_client.h"
+#include "ctl/job_executables.h"
 
 namespace drift::ctl {
 
@@ -69,7 +70,7 @@ void FaultJobs::run_one(JobRecord record) {
   }
   record.submitted_s = since_t0();
   const auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(plan.timeout_s * 1000));
-  const JobSpec spec = job_spec(plan.app, plan.tasks, plan.steps, plan.params);
+  JobSpec spec = job_spec(plan.app_name, plan.tasks, plan.steps, plan.params);
   auto connect = cluster_.connect_options(plan.submit_to);
   Result<JobEndMessage> end = connect.status();
   if (connect) {
@@ -81,6 +82,16 @@ void FaultJobs::run_one(JobRecord record) {
       if (auto members = query_status(**connection, std::chrono::seconds(5))) {
         for (const NodeStatus& n : members->nodes) reattach.members.push_back(n.member);
       }
+    }
+    if (connection && !plan.executable.empty()) {  // the user's own: shipped, as run PATH does
+      Status shipped = Status::ok();
+      auto executables = job_executables(plan.executable, {});
+      if (!executables) shipped = executables.status();
+      if (shipped) {
+        shipped = upload_executables(**connection, *executables, 1u << 20, std::chrono::seconds(120));
+      }
+      if (shipped) add_to_spec(spec, *executables);
+      if (!shipped) connection = Status::error(plan.app + ": " + shipped.message());
     }
     end = connection ? run_job(**connection, spec,
                                [&](const JobProgress& p) {

@@ -61,7 +61,9 @@ struct FaultEntry {
 };
 
 struct JobPlan {
-  std::string app;
+  std::string app;         // as written: an installed application's name, or a path
+  std::string app_name;    // the application's own name (Application::name())
+  std::string executable;  // a path's executable, shipped with each job; empty: installed
   std::uint32_t tasks = 0;
   std::uint64_t steps = 0;
   std::map<std::string, std::string> params;  // the application's own options

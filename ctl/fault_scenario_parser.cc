@@ -88,6 +88,14 @@ class Reader {
     if (Status s = close_job(); !s) return s;
     if (scenario_.nodes == 0) return error("[cluster] nodes is required");
     if (scenario_.jobs.empty()) return error("a [job] section is required");
+    std::uint64_t most_steps = 0;
+    for (const JobPlan& j : scenario_.jobs) most_steps = std::max(most_steps, j.steps);
+    for (const FaultEntry& f : scenario_.faults) {
+      if (f.when.kind == FaultTrigger::Kind::kStep && f.when.step > most_steps) {
+        return Status::error(f.origin + ": '" + f.text + "': no job has that many steps (the most " +
+                             std::to_string(most_steps) + ")");
+      }
+    }
     const bool partitions =
         std::any_of(scenario_.faults.begin(), scenario_.faults.end(),
                     [](const FaultEntry& e) { return e.action.kind == FaultKind::kPartition; });
@@ -95,8 +103,12 @@ class Reader {
       return error("network = loopback: partition needs network = netns");
     }
     scenario_.netns = network_ == "netns" || (network_.empty() && partitions);
-    if (scenario_.base_config.empty()) {
-      scenario_.base_config = fs::absolute(dir_ / "../local.conf").lexically_normal().string();
+    // Unset: conf/local.conf for the scenarios in conf/faults; a scenario elsewhere without a
+    // local.conf beside its folder gets driftd's defaults (what `local up` gives without one).
+    if (scenario_.base_config.empty() && !base_config_set_) {
+      const fs::path beside = fs::absolute(dir_ / "../local.conf").lexically_normal();
+      std::error_code ec;
+      if (fs::is_regular_file(beside, ec)) scenario_.base_config = beside.string();
     }
     return scenario_;
   }
@@ -131,6 +143,8 @@ class Reader {
     query.kind = AppQueryKind::kInfo;
     auto info = ask_executable(exe->path, query);
     if (!info) return Status::error(job_.origin + ": [job] app = '" + job_.app + "': " + info.error());
+    job_.app_name = info->app;
+    if (exe->own) job_.executable = exe->path;
     const auto options = app_options(info->options, {});
     for (const auto& [key, value] : job_.params) {
       const bool known = std::any_of(options.begin(), options.end(),
@@ -175,6 +189,7 @@ class Reader {
       return Status::ok();
     }
     if (k == "base_config") {
+      base_config_set_ = true;
       scenario_.base_config = (dir_ / v).lexically_normal().string();
       if (!fs::exists(scenario_.base_config)) {
         return Status::error("base_config = '" + v + "': no such file " + scenario_.base_config);
@@ -349,6 +364,7 @@ class Reader {
   FaultScenario scenario_;
   JobPlan job_;
   bool in_job_ = false;
+  bool base_config_set_ = false;
   std::map<std::string, std::string> param_origin_;
 };
 

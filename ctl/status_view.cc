@@ -25,18 +25,21 @@ std::string migrations(const NodeCounters& c) {
   return std::to_string(c.migrations_out) + "/" + std::to_string(c.migrations_in);
 }
 
+// A dead node's load is the last it sent: no longer true, so not shown ("-").
 std::vector<std::string> table_row(const NodeStatus& n) {
+  const bool dead = n.member.state == MemberState::kDead;
+  const auto live = [&](std::string text) { return dead ? std::string("-") : text; };
   return {std::to_string(n.member.node_id),
           n.member.name,
           n.member.address,
           state_name(n),
           std::to_string(n.member.incarnation),
-          std::to_string(n.load.task_count),
-          fixed(n.load.task_load, 1),
-          fixed(n.load.capacity, 1),
-          fixed(n.load.load_average, 2),
-          fixed(n.load.utilization, 3),
-          mebibytes(n.load.free_memory_bytes),
+          live(std::to_string(n.load.task_count)),
+          live(fixed(n.load.task_load, 1)),
+          live(fixed(n.load.capacity, 1)),
+          live(fixed(n.load.load_average, 2)),
+          live(fixed(n.load.utilization, 3)),
+          live(mebibytes(n.load.free_memory_bytes)),
           migrations(n.counters),
           human_bytes(n.counters.bytes_moved),
           std::to_string(n.counters.messages_forwarded),

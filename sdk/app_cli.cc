@@ -101,7 +101,10 @@ Result<SerialArgs> parse(const Application& app, int argc, char** argv) {
       std::uint64_t n = 0;
       const std::uint64_t max = key == "tasks" ? 0xffffffffu : ~std::uint64_t{0};
       if (!to_number(*v, max, n)) {
-        return Status::error("--" + key + " " + *v + ": expected a whole number");
+        const bool digits = !v->empty() && v->find_first_not_of("0123456789") == std::string::npos;
+        return Status::error("--" + key + " " + *v + ": " +
+                             (digits ? "too large (at most " + std::to_string(max) + ")"
+                                     : std::string("expected a whole number")));
       }
       if (n == 0) {  // 0 in a JobSpec is the application's default: no such request
         return Status::error("--" + key + " 0: needs at least one (leave the option out for "

@@ -158,12 +158,14 @@ void JobCoordinator::on_attach(const ConnectionPtr& client, const JobAttach& att
   }
   job->client = client;
   spdlog::info("job {:#x}: {} attached", job->id, who.name);
-  // The record this node took the job over with may be older than what the client saw.
-  job->steps_done = std::max(job->steps_done, attach.steps_seen);
+  // The record this node took the job over with may be older than what the client saw (which
+  // is at most the job's steps: more would be the client's invention).
+  const std::uint64_t steps_seen = std::min(attach.steps_seen, job->spec.steps);
+  job->steps_done = std::max(job->steps_done, steps_seen);
   if (job->unsent) {
     const Recovery& r = job->unsent->recovery;
     const std::uint64_t kept = r.from_start ? 0 : r.step + 1;
-    const std::uint64_t seen = attach.steps_seen > kept ? attach.steps_seen - kept : 0;
+    const std::uint64_t seen = steps_seen > kept ? steps_seen - kept : 0;
     if (seen > job->unsent->redo) {
       job->steps_recomputed += seen - job->unsent->redo;
       job->unsent->redo = seen;

@@ -47,6 +47,9 @@ Status check_token_name(const std::string& name) {
   if (name.empty() || name.size() > 64) {
     return Status::error("token name '" + name + "': 1 to 64 characters");
   }
+  if (name == "cluster-secret") {  // the members' name: its holder would own their jobs
+    return Status::error("token name 'cluster-secret' is the name of the cluster secret's holders");
+  }
   for (char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-' &&
         c != '@') {

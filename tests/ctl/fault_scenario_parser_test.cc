@@ -65,6 +65,21 @@ TEST(FaultScenarioParserTest, ReadsEverySection) {
   EXPECT_TRUE(s->base_config.ends_with("conf/local.conf")) << s->base_config;
 }
 
+TEST(FaultScenarioParserTest, AStepNoJobReachesIsAnError) {
+  EXPECT_EQ(scenario_error("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\nsteps = 60\n"
+                           "[faults]\nat step 60 kill 2\nat step 5000 stop 1 for 1s\n"),
+            "conf/faults/x.scn:9: 'at step 5000 stop 1 for 1s': no job has that many steps (the "
+            "most 60)");
+}
+
+// Beside a folder with no local.conf, a scenario's daemons get driftd's defaults.
+TEST(FaultScenarioParserTest, NoBaseConfigWhereThereIsNoLocalConf) {
+  auto s = parse_fault_scenario("[cluster]\nnodes = 2\n[job]\napp = heat2d\ntasks = 2\n",
+                                "/nonexistent/dir/x.scn");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->base_config, "");
+}
+
 TEST(FaultScenarioParserTest, ReadsCpuQuotas) {
   auto s = parse_fault_scenario(
       "[cluster]\nnodes = 3\ncpu = 0.5\ncpu = 2:0.1\ncpu_period = 20ms\n[job]\napp = heat2d\n"

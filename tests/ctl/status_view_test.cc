@@ -68,7 +68,20 @@ TEST(StatusViewTest, TableEndsWithTheMigrationCounters) {
   const std::string header = table.substr(0, table.find('\n'));
   EXPECT_NE(header.find("FREE MEM  MIGR     MOVED  FWD  LOCUPD"), std::string::npos) << table;
   EXPECT_NE(table.find("3072 MiB   4/1  96.0 MiB  250      12\n"), std::string::npos) << table;
-  EXPECT_NE(table.find("0 MiB   0/0       0 B    0       0\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("-   0/0       0 B    0       0\n"), std::string::npos) << table;
+}
+
+// The load a dead node last sent is no longer true: its row shows none, its counters stay.
+TEST(StatusViewTest, ADeadNodesRowShowsNoLoad) {
+  StatusReply r = status_sample();
+  r.nodes[0].load.task_count = 2;
+  r.nodes[0].load.task_load = 2088;
+  const std::string table = status_table(r);
+  const std::size_t at = table.find("node2");
+  const std::string row = table.substr(at, table.find('\n', at) - at);
+  EXPECT_EQ(row.find("2088"), std::string::npos) << row;
+  EXPECT_EQ(row.find(" 2 "), std::string::npos) << row;
+  EXPECT_NE(row.find("dead"), std::string::npos) << row;
 }
 
 TEST(StatusViewTest, StateIsTheOwnerStateOfALiveNodeAndTheDetectorsVerdictOtherwise) {

@@ -204,6 +204,15 @@ TEST_F(DriftctlCliTest, AnApplicationsOwnCommandLineIsStrict) {
     const std::string option = bad.substr(0, bad.find_first_of(" ="));
     EXPECT_NE(outcome.out.find(option), std::string::npos) << bad << ": " << outcome.out;
   }
+  const auto huge = driftctl_as("", "--serial --tasks 5000000000", heat2d);
+  EXPECT_EQ(huge.exit_code, 2) << huge.out;
+  EXPECT_NE(huge.out.find("--tasks 5000000000: too large (at most 4294967295)"), std::string::npos)
+      << huge.out;
+  const auto folder = driftctl("run " + dir_.string() + " --tasks 2");
+  EXPECT_EQ(folder.exit_code, 2) << folder.out;
+  EXPECT_NE(folder.out.find(dir_.string() + " is a directory, not an executable"),
+            std::string::npos)
+      << folder.out;
   const auto good = driftctl_as("", "--serial --steps 2 --tasks 3 --size 16x16 --json", heat2d);
   ASSERT_EQ(good.exit_code, 0) << good.out;
   const auto j = nlohmann::json::parse(good.out);

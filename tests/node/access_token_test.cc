@@ -48,6 +48,9 @@ TEST(AccessTokenTest, OnlyTheCanonicalFormIsAToken) {
   }
   EXPECT_FALSE(check_token_name(std::string(65, 'a')).is_ok());
   EXPECT_TRUE(check_token_name(std::string(64, 'a')).is_ok());
+  // The secret's holders' name: a token of that name would own the jobs they submitted.
+  EXPECT_FALSE(check_token_name("cluster-secret").is_ok());
+  EXPECT_FALSE(parse_token_identity("drift-token 1 cluster-secret user 0").is_ok());
 }
 
 TEST(AccessTokenTest, TheFileLineRoundTripsAndBadLinesSayWhy) {
