@@ -116,6 +116,7 @@ class WorkerHost {
   // waited for a CPU — on a busy node, behind the other tasks' computing threads, up to a
   // millisecond and more a move.
   static constexpr std::uint64_t kInlineStateBytes = 64u << 10;
+  static std::string index_text(std::uint32_t index);  // "task 3", for errors
   // `work` on the state thread, or at once here if `small` and short work may run here.
   void on_state_thread(bool small, std::function<void()> work);
 };

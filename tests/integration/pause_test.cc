@@ -74,8 +74,10 @@ TEST_F(PauseTest, AShortPauseIsNoDeath) {
 
 TEST_F(PauseTest, ASuspectRefutesWithAHigherIncarnation) {
   // Suspected after about 0.5 s of silence, declared dead only after 5 s more: a 1.5 s pause
-  // is certainly suspected and certainly not a death.
-  start(/*slot=*/46, {"--membership.suspect_timeout_ms=5000"});
+  // is certainly suspected and certainly not a death. No joiner's grace (first_heartbeat_ms):
+  // the cluster is young, and a member whose detector has yet to learn its rhythm is given 3 s.
+  start(/*slot=*/46,
+        {"--membership.suspect_timeout_ms=5000", "--membership.first_heartbeat_ms=0"});
   wait_for_load_reports(1);
   const std::uint64_t before = incarnation_of_victim();
   ASSERT_NE(before, 0u);

@@ -5,7 +5,8 @@
 // when nothing goes wrong. At step `--at` task `--task` (default 0) does what `--do` says:
 // crash (SIGSEGV), hang (sleeps for ever in its handler), grow (allocates and
 // touches `--grow-mb` MiB, and keeps it), unloadable (its state, saved at step `--at` or later,
-// throws when it is loaded: after a move, or from a checkpoint), or nothing. With `--once FILE`
+// throws when it is loaded: after a move, or from a checkpoint), short-load (the same, but its
+// load reads one field less than its save wrote instead of throwing), or nothing. With `--once FILE`
 // it does so only if FILE does not exist yet, and makes it first (a machine-wide "only the first
 // time"). It writes a line to stderr first, which the daemon copies into its log and into the
 // job's error.
@@ -74,9 +75,9 @@ drift::Result<Params> read(const drift::JobSpec& spec) {
   p.grow_mb = *grow;
   if (auto it = spec.params.find("do"); it != spec.params.end()) p.action = it->second;
   if (p.action != "nothing" && p.action != "crash" && p.action != "hang" && p.action != "grow" &&
-      p.action != "unloadable") {
+      p.action != "unloadable" && p.action != "short-load") {
     return drift::Status::error("do = '" + p.action +
-                                "': crash, hang, grow, unloadable or nothing");
+                                "': crash, hang, grow, unloadable, short-load or nothing");
   }
   if (auto it = spec.params.find("once"); it != spec.params.end()) p.once = it->second;
   return p;
@@ -117,7 +118,13 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
 
   template <class Archive>
   void serialize(Archive& ar) {
-    ar(p_, index_, steps_, step_, started_);
+    ar(p_, index_, steps_, step_);
+    bool short_load = false;
+    if constexpr (Archive::is_loading::value) {
+      short_load = p_.action == "short-load" && index_ == p_.task && step_ >= p_.at && p_.at > 0 &&
+                   first_time(p_.once);
+    }
+    if (!short_load) ar(started_);
     if constexpr (Archive::is_loading::value) {
       if (p_.action == "unloadable" && index_ == p_.task && step_ >= p_.at && p_.at > 0 &&
           first_time(p_.once)) {
@@ -132,7 +139,8 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
 
  private:
   void step(drift::Context& ctx) {
-    const bool in_step = p_.action != "nothing" && p_.action != "unloadable";
+    const bool in_step =
+        p_.action != "nothing" && p_.action != "unloadable" && p_.action != "short-load";
     if (in_step && step_ == p_.at && index_ == p_.task && first_time(p_.once)) {
       misbehave();
     }
@@ -174,7 +182,7 @@ class FaultyApp final : public drift::Application {
     return {"--work US  busy microseconds per task and step (default 500)",
             "--at STEP  the step the task misbehaves at (default 0: never)",
             "--task N  the task that misbehaves (default 0)",
-            "--do WHAT  crash, hang, grow or nothing (default nothing)",
+            "--do WHAT  crash, hang, grow, unloadable, short-load or nothing (default nothing)",
             "--grow-mb MB  what grow allocates (default 0)",
             "--once FILE  misbehave only if FILE does not exist yet (and make it)"};
   }
