@@ -62,7 +62,11 @@ TEST(FaultScenarioParserTest, ReadsEverySection) {
   ASSERT_EQ(s->faults.size(), 2u);
   EXPECT_EQ(s->faults[0].origin, "conf/faults/x.scn:22");
   EXPECT_EQ(s->faults[1].action.kind, FaultKind::kRestart);
-  EXPECT_TRUE(s->base_config.ends_with("conf/local.conf")) << s->base_config;
+  // The scenarios shipped in conf/faults get conf/local.conf (a relative scenario path is the
+  // test's folder's, which may have none).
+  auto shipped = parse_fault_scenario(kGood, std::string(DRIFT_SOURCE_DIR) + "/conf/faults/x.scn");
+  ASSERT_TRUE(shipped) << shipped.error();
+  EXPECT_EQ(shipped->base_config, std::string(DRIFT_SOURCE_DIR) + "/conf/local.conf");
 }
 
 TEST(FaultScenarioParserTest, AStepNoJobReachesIsAnError) {
