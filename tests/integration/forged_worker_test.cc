@@ -29,6 +29,16 @@ class ForgedWorkerTest : public WorkerTest {
     EXPECT_NE(reason.find(what), std::string::npos) << reason;
   }
 
+  // A job of `how` ends with the serial checksum.
+  void expect_serial_checksum(const std::string& how) {
+    JobSpec spec = ctl::job_spec("forger", 4, 1, {{"forge", how}});
+    Run run = run_own(forger(), spec);
+    ASSERT_TRUE(run.end.is_ok()) << run.end.error();
+    ASSERT_TRUE(std::holds_alternative<JobResult>(*run.end))
+        << std::get<JobFailed>(*run.end).reason;
+    EXPECT_EQ(std::get<JobResult>(*run.end).checksum, own_serial(forger(), spec));
+  }
+
   void expect_daemons_serve() {
     EXPECT_EQ(fate_of(1), "running");
     EXPECT_EQ(fate_of(2), "running");
@@ -39,11 +49,7 @@ class ForgedWorkerTest : public WorkerTest {
 
 TEST_F(ForgedWorkerTest, AnHonestForgerFinishesWithTheSerialChecksum) {
   ASSERT_NO_FATAL_FAILURE(start(2, 60));
-  JobSpec spec = ctl::job_spec("forger", 4, 1, {{"forge", "honest"}});
-  Run run = run_own(forger(), spec);
-  ASSERT_TRUE(run.end.is_ok()) << run.end.error();
-  ASSERT_TRUE(std::holds_alternative<JobResult>(*run.end)) << std::get<JobFailed>(*run.end).reason;
-  EXPECT_EQ(std::get<JobResult>(*run.end).checksum, own_serial(forger(), spec));
+  expect_serial_checksum("honest");
 }
 
 // Sizes of 100 and 2^64 - 5 bytes sum to 95: that once passed the bound, and reserving 2^64 - 5
@@ -73,11 +79,7 @@ TEST_F(ForgedWorkerTest, CheckpointBytesBeyondTheAnnouncedSizeEndTheWorker) {
 // that runs them does: those results once made the job's checksum.
 TEST_F(ForgedWorkerTest, AWorkersWordAboutATaskItDoesNotRunGoesNoFurther) {
   ASSERT_NO_FATAL_FAILURE(start(2, 63));
-  JobSpec spec = ctl::job_spec("forger", 4, 1, {{"forge", "claim"}});
-  Run run = run_own(forger(), spec);
-  ASSERT_TRUE(run.end.is_ok()) << run.end.error();
-  ASSERT_TRUE(std::holds_alternative<JobResult>(*run.end)) << std::get<JobFailed>(*run.end).reason;
-  EXPECT_EQ(std::get<JobResult>(*run.end).checksum, own_serial(forger(), spec));
+  expect_serial_checksum("claim");
 }
 
 }  // namespace
