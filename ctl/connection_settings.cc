@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ctl/command_line.h"
+#include "ctl/exit_codes.h"
 #include "ctl/owner_socket_client.h"
 #include "ctl/secret_file.h"
 #include "node/net/access_token.h"
@@ -121,6 +122,11 @@ Result<ConnectOptions> ConnectionSettings::connect_options() const {
   options.secret = std::move(secret).value();
   options.secret_source = secret_file;
   return options;
+}
+
+int ConnectionSettings::connect_failure_exit() const {
+  if (!endpoint() || !token_file.empty() || secret_origin != "default") return kExitUsage;
+  return kExitConnection;
 }
 
 }  // namespace drift::ctl

@@ -41,6 +41,10 @@ struct ConnectionSettings {
   std::optional<std::string> owner_socket_to_use() const;
   // Endpoint plus the token, else the secret read from the secret file; errors name the file.
   Result<ConnectOptions> connect_options() const;
+  // What a failed connect_options() exits with: kExitUsage when a value the person gave is wrong
+  // (--node, --connect-timeout, a secret or token file named by option or environment),
+  // kExitConnection when only the default secret is missing (no local cluster to reach).
+  int connect_failure_exit() const;
 };
 
 }  // namespace drift::ctl

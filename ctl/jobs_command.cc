@@ -160,7 +160,7 @@ int jobs_command(const std::string& command, const std::vector<std::string>& arg
   if (vm.count("help")) return std::cout << usage_of(command) << options, kExitOk;
   if (auto ep = settings.endpoint(); !ep) return usage_error(command, ep.error());
   auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
+  if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
   if (command == "jobs") return list_jobs(*connect, a);
   if (a.job.empty()) return usage_error(command, "which job? (driftctl jobs lists them)");
   auto id = parse_job_id(a.job);

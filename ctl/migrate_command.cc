@@ -127,7 +127,7 @@ int migrate_command(const std::vector<std::string>& args, ConnectionSettings set
   if (auto done = parse_command_line(args, settings, a, request)) return *done;
   if (auto ep = settings.endpoint(); !ep) return usage_error("migrate", ep.error());
   auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
+  if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
   return migrate(request, a, *connect);
 }
 

@@ -106,7 +106,7 @@ int owner_command(const std::string& command, const std::vector<std::string>& ar
     };
   } else {
     auto connect = settings.connect_options();
-    if (!connect) return report_failure(kExitConnection, connect.error());
+    if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
     reply = request_owner_action(*connect, action, Clock::now() + kOwnerReplyTimeout);
     if (!reply) return report_failure(kExitConnection, reply.error());
     query = [options = *connect] { return query_status(options, kOwnerReplyTimeout); };

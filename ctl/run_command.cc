@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "ctl/app_executable.h"
 #include "ctl/app_options.h"
@@ -25,6 +26,7 @@
 #include "ctl/task_id_text.h"
 #include "ctl/tcp_stream.h"
 #include "ctl/unsigned_option.h"
+#include "protocol/byte_size.h"
 
 namespace po = boost::program_options;
 
@@ -278,6 +280,25 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
     if (a.name.size() > 64) return usage_error("run", "--name: at most 64 characters");
     spec.runtime["name"] = a.name;
   }
+  // Checked here too, as the root checks them: a bad value is a usage error before anything
+  // is sent, not a failed job.
+  for (auto [value, option, meaning] :
+       {std::tuple{&a.checkpoint_steps, "--checkpoint-steps",
+                   "a number of steps between checkpoints (0 = not by steps)"},
+        std::tuple{&a.checkpoint_ms, "--checkpoint-ms",
+                   "milliseconds between checkpoints (0 = not by time)"}}) {
+    if (!value->empty() && (value->size() > 19 ||
+                            value->find_first_not_of("0123456789") != std::string::npos)) {
+      return usage_error("run", std::string(option) + " '" + *value + "': expected " + meaning);
+    }
+  }
+  if (!a.memory.empty()) {
+    const auto bytes = parse_byte_size(a.memory);
+    if (!bytes || *bytes == 0) {
+      return usage_error("run", "--memory '" + a.memory + "': expected the bytes one task "
+                                "needs, e.g. 512M or 2G (K, M, G, T: powers of 1024)");
+    }
+  }
   if (!a.checkpoint_steps.empty()) spec.runtime["checkpoint_steps"] = a.checkpoint_steps;
   if (!a.memory.empty()) spec.runtime["memory"] = a.memory;
   if (!a.checkpoint_ms.empty()) spec.runtime["checkpoint_ms"] = a.checkpoint_ms;
@@ -301,7 +322,7 @@ int run_app(const std::string& app_arg, const AppExecutable& exe, const AppAnswe
   }
   if (auto ep = settings.endpoint(); !ep) return usage_error("run", ep.error());
   auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
+  if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
   return run_on_cluster(spec, a, *connect, executables);
 }
 

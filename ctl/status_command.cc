@@ -55,7 +55,7 @@ int status_command(const std::vector<std::string>& args, ConnectionSettings sett
     reply = std::get<StatusReply>(*answer);
   } else {
     auto connect = settings.connect_options();
-    if (!connect) return report_failure(kExitConnection, connect.error());
+    if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
     reply = query_status(*connect, kStatusReplyTimeout);
     if (!reply) return report_failure(kExitConnection, reply.error());
   }

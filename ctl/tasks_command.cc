@@ -49,7 +49,7 @@ int tasks_command(const std::vector<std::string>& args, ConnectionSettings setti
   if (vm.count("help")) return print_tasks_help(options), kExitOk;
   if (auto ep = settings.endpoint(); !ep) return usage_error("tasks", ep.error());
   auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
+  if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
   auto connection = ClientConnection::open(*connect);
   if (!connection) return report_failure(kExitConnection, connection.error());
   auto reply = query_tasks(**connection, kTasksReplyTimeout);

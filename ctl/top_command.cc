@@ -94,7 +94,7 @@ int top_command(const std::vector<std::string>& args, ConnectionSettings setting
   }
   if (auto ep = settings.endpoint(); !ep) return usage_error("top", ep.error());
   auto connect = settings.connect_options();
-  if (!connect) return report_failure(kExitConnection, connect.error());
+  if (!connect) return report_failure(settings.connect_failure_exit(), connect.error());
   const bool screen = ::isatty(STDOUT_FILENO) == 1 && !vm.count("once");
   const bool all = vm.count("all") > 0;
   if (vm.count("once")) return frame(*connect, all, false) ? kExitOk : kExitConnection;

@@ -100,7 +100,10 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                 RecoveryAgent::Hooks{[this] { return buddy(); },
                                      [this](std::uint64_t job) { reset_job(job); },
                                      [this](std::uint32_t id) { return membership_.is_alive(id); },
-                                     config_.chunk_bytes, host_.max_state()}),
+                                     config_.chunk_bytes, host_.max_state(),
+                                     [&io = io_](std::function<void()> fn) {
+                                       asio::post(io, std::move(fn));
+                                     }}),
       task_lists_(io_),
       sweep_timer_(io_),
       ready_timer_(io_) {}

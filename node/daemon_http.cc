@@ -6,6 +6,7 @@
 #include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
+#include <cctype>
 #include <ctime>
 #include <string_view>
 
@@ -52,9 +53,30 @@ Status Daemon::start_http() {
     }
     return Page{jobs.dump(), kJson};
   }};
-  routes["/api/events"] = {[](const Principal&) {
+  // An admin sees every line; a user only the lines that name a job of theirs ("job 0x…"):
+  // another's lines may quote their workers' stderr.
+  routes["/api/events"] = {[this](const Principal& who) {
+    std::vector<std::string> own;
+    if (!allows(who.role, Role::kAdmin)) {
+      for (const JobEntry& e : coordinator_.list(who, false).jobs) {
+        own.push_back(fmt::format("job {:#x}", e.job));
+      }
+    }
+    const auto shown = [&](const std::string& text) {
+      if (allows(who.role, Role::kAdmin)) return true;
+      for (const std::string& job : own) {
+        for (auto at = text.find(job); at != std::string::npos; at = text.find(job, at + 1)) {
+          const std::size_t end = at + job.size();  // "job 0x1a" is not "job 0x1a9"
+          if (end == text.size() || !std::isxdigit(static_cast<unsigned char>(text[end]))) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
     nlohmann::json events = nlohmann::json::array();
     for (const LogLine& line : recent_log_lines(kRecentLines)) {
+      if (!shown(line.text)) continue;
       events.push_back({{"time", line.unix_s}, {"level", line.level}, {"text", line.text}});
     }
     return Page{events.dump(), kJson};

@@ -72,9 +72,18 @@ void Daemon::reset_job(std::uint64_t job) {
 
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {
   std::uint64_t id = (std::uint64_t{config_.node_id} << 32) | ++next_request_;
+  const std::uint32_t home = locations_.home(req.task.job);
+  // A job whose root is no member alive (a job id nobody made: its root part names no node) is
+  // answered at once; sent there, the command was dropped and driftctl waited out its timeout.
+  if (home != config_.node_id && !membership_.is_alive(home)) {
+    const std::string reason = fmt::format(
+        "job {:#x}: its root, node {}, is not a live member of this cluster (no such job?)",
+        req.task.job, home);
+    return conn->send(
+        MigrationReport{id, req.task, false, reason, config_.node_id, req.dest, 0, 0});
+  }
   migrate_requests_[id] = conn;
-  send_to_node(locations_.home(req.task.job),
-               MigrateCommand{id, config_.node_id, req.task, req.dest});
+  send_to_node(home, MigrateCommand{id, config_.node_id, req.task, req.dest});
 }
 
 void Daemon::on_migration_report(const MigrationReport& report) {

@@ -1,5 +1,6 @@
 #include "sdk/worker_main.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -87,9 +88,21 @@ class Worker {
   int exit_code_ = 0;
 };
 
+// Not dumpable: no process without CAP_SYS_PTRACE may read or write this one's memory
+// (process_vm_readv, /proc/PID/mem, ptrace), not even another job's worker under the same user
+// (a daemon not run as root: worker.job_uids needs root), and it leaves no core file with task
+// state on the owner's disk. Sanitized builds stay dumpable: LeakSanitizer ptraces its own
+// threads at exit.
+void guard_memory() {
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+}
+
 }  // namespace
 
 int run_worker(const Application& app, int fd) {
+  guard_memory();
   Worker worker(app, fd);
   const int code = worker.run();
   std::fflush(stdout);

@@ -5,6 +5,7 @@
 #include "node/config/config_sources.h"
 #include "node/machine/cpu_pin.h"
 #include "node/net/access_token.h"
+#include "node/workers/job_uids.h"
 #include "node/workers/machine_arch.h"
 
 #include <arpa/inet.h>
@@ -115,7 +116,13 @@ void apply_owner(Applier& a, OwnerSettings& o) {
 void apply_worker(Applier& a, WorkerSettings& w) {
   std::uint64_t nice = static_cast<std::uint64_t>(w.nice);
   a.text("worker.user", false, w.user)
-      .whole("worker.nice", 0, 19, nice)
+      .text("worker.job_uids", false, w.job_uids);
+  if (w.job_uids != "auto" && w.job_uids != "off") {
+    auto range = parse_uid_range(w.job_uids);
+    a.check(range.is_ok(), "worker.job_uids",
+            range.is_ok() ? "" : "expected auto, off or FIRST-LAST: " + range.error());
+  }
+  a.whole("worker.nice", 0, 19, nice)
       .flag("worker.sched_idle", w.sched_idle)
       .flag("worker.huge_pages", w.huge_pages)
       .memory_share("worker.memory_limit", w.memory_limit)

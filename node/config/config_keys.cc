@@ -175,10 +175,19 @@ std::vector<KeySpec> key_specs() {
        "take on top of load / capacity; false: advertise none (real machines only)" +
            dflt(d.balance.step_floor ? "true" : "false")},
       {"worker.user", "NAME",
-       "when driftd runs as root, workers (the processes that run applications' tasks) run as "
-       "this user: auto = the drift system user if there is one, else nobody; daemon = driftd's "
-       "own user" +
+       "when driftd runs as root, applications' answers to questions (--drift-query) run as "
+       "this user, and so do workers (the processes that run applications' tasks) with "
+       "worker.job_uids = off: auto = the drift system user if there is one, else nobody; "
+       "daemon = driftd's own user" +
            dflt(d.worker.user)},
+      {"worker.job_uids", "FIRST-LAST|auto|off",
+       "when driftd runs as root, each job's workers on this node run as a user id of their "
+       "own from this range (and the group id of the same number), so that one job's workers "
+       "can neither read, change nor signal another's; worker.user then runs only the "
+       "applications' answers to questions. auto = " +
+           std::string(WorkerSettings::kDefaultJobUids) +
+           " where the machine maps those ids; off = every job's workers as worker.user" +
+           dflt(d.worker.job_uids)},
       {"worker.nice", "N", "workers' nice value, 0..19" + dflt(std::to_string(d.worker.nice))},
       {"worker.sched_idle", "BOOL",
        "workers run under SCHED_IDLE: CPU only when no other program wants it" + dflt("true")},

@@ -15,6 +15,12 @@ struct WorkerSettings {
   // The user workers run as when driftd runs as root: "auto" = the drift system user if there
   // is one, else nobody; "daemon" = driftd's own user. Not root: always driftd's own user.
   std::string user = "auto";
+  // Under a root daemon each job's workers run as a user id of their own from this range
+  // ("FIRST-LAST"; gid the same number), and worker.user runs only the applications' answers
+  // to questions (--drift-query): auto = kDefaultJobUids where this user namespace maps them;
+  // off = every job's workers as worker.user.
+  std::string job_uids = "auto";
+  static constexpr const char* kDefaultJobUids = "2100000000-2100065535";
   int nice = 19;            // 0..19
   bool sched_idle = true;   // SCHED_IDLE: CPU only when nothing else wants it
   // glibc's malloc asks for transparent huge pages (glibc.malloc.hugetlb=1): large states are

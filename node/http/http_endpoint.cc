@@ -1,5 +1,6 @@
 // The HTTP endpoint's threads and its hand-over to the network thread (http_endpoint.h).
 #include "node/http/http_endpoint.h"
+#include "node/http/loopback_host.h"
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
@@ -201,7 +202,13 @@ Status HttpEndpoint::start(const Endpoint& at, std::optional<Tls> tls) {
   s.set_payload_max_length(1024);  // GET only: a body is refused before it is read
   for (const auto& [path, route] : state_->routes) {
     s.Get(path, [state = state_, path = path](const httplib::Request& req, httplib::Response& res) {
-      Page page = answer(state, path, req.get_header_value("Authorization"));
+      // Plain HTTP answers as the machine's admin: only to a request for a loopback name.
+      const std::string host = req.get_header_value("Host");
+      Page page = state->gate || loopback_host(host)
+                      ? answer(state, path, req.get_header_value("Authorization"))
+                      : Page{"403 Host '" + host.substr(0, 100) +
+                                 "' is not this machine's loopback (localhost, 127.0.0.1, [::1])\n",
+                             "text/plain; charset=utf-8", 403};
       if (page.status == 401) res.set_header("WWW-Authenticate", "Bearer realm=\"drift\"");
       res.status = page.status;
       res.set_header("Cache-Control", "no-store");

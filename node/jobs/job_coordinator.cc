@@ -6,6 +6,7 @@
 #include <random>
 #include <tuple>
 
+#include "node/jobs/job_spec_bounds.h"
 #include "node/jobs/placement.h"
 #include "node/workers/job_binaries.h"
 
@@ -45,6 +46,9 @@ void JobCoordinator::reply(const ConnectionPtr& client, WireMessage msg) {
 }
 
 void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client, bool follow) {
+  if (Status st = check_spec_bounds(request.spec); !st) {
+    return reply(client, JobFailed{0, st.message()});
+  }
   AppQuery query;
   query.kind = AppQueryKind::kValidate;
   query.spec = request.spec;
@@ -61,6 +65,9 @@ void JobCoordinator::submit(RunRequest request, const ConnectionPtr& client, boo
     JobSpec checked = answer->spec;
     checked.app = spec.app;
     checked.runtime = spec.runtime;
+    if (Status st = check_spec_bounds(checked); !st) {
+      return reply(client, JobFailed{0, spec.app + "'s defaults: " + st.message()});
+    }
     start_job(std::move(checked), *answer, client, follow);
   });
 }
@@ -124,9 +131,10 @@ JobCoordinator::JobPlan JobCoordinator::plan_job(const JobSpec& spec, const AppA
   std::vector<std::uint64_t> free_memory;
   for (const auto& c : candidates_()) {
     if (!runs_on(spec, c.arch)) {
-      plan.sat_out += (plan.sat_out.empty() ? "" : ", ") + std::string("node ") +
-                      std::to_string(c.node_id) + " (" + c.name + ", " +
-                      (c.arch.empty() ? "architecture unknown" : c.arch) + ")";
+      // A member not heard from yet (joining, or dead) has no architecture known here.
+      std::string& list = c.arch.empty() ? plan.unheard : plan.sat_out;
+      list += (list.empty() ? "" : ", ") + std::string("node ") + std::to_string(c.node_id) +
+              " (" + c.name + (c.arch.empty() ? "" : ", " + c.arch) + ")";
       continue;
     }
     if (!c.available) continue;
@@ -168,9 +176,21 @@ void JobCoordinator::launch(std::uint64_t id, JobSpec spec, const AppAnswer& app
   locations_.set_job(id, placement);
   jobs_.emplace(id, std::move(job));
   if (!follow) reply(client, JobAccepted{id, messenger_.self_id()});
-  if (!plan.sat_out.empty()) {
-    const std::string text = plan.sat_out + " take no task of the job: it has no executable for "
-                                            "their architecture";
+  if (!plan.sat_out.empty() || !plan.unheard.empty()) {
+    const auto many = [](const std::string& list) {
+      return list.find("), node ") != std::string::npos;
+    };
+    std::string text;
+    if (!plan.sat_out.empty()) {
+      text = plan.sat_out + (many(plan.sat_out) ? " take" : " takes") +
+             " no task of the job: it has no executable for " +
+             (many(plan.sat_out) ? "their architectures" : "its architecture");
+    }
+    if (!plan.unheard.empty()) {
+      text += (text.empty() ? "" : "; ") + plan.unheard +
+              (many(plan.unheard) ? " take" : " takes") +
+              " no task of the job: its architecture is not known here (nothing heard from it)";
+    }
     spdlog::info("job {:#x}: {}", id, text);
     reply(follow ? client : nullptr, JobNotice{id, JobNoticeKind::kSatOut, 0, 0, 0, 0, text});
   }

@@ -210,6 +210,7 @@ class JobCoordinator {
     std::optional<UnsentRecovery> unsent;  // a recovery no client heard of (it attaches later)
     std::uint32_t workers_lost = 0;      // the second ends the job
     std::uint64_t next_step = 0;         // the step to complete next in this generation
+    std::uint32_t stalls_after_last_step = 0;  // the third ends the job (unfinished tasks)
     std::vector<std::uint64_t> rollbacks;  // steps kept by each rollback, for the dashboard
     std::vector<std::uint64_t> move_steps; // the step under way at each task move (at most
                                            // kViewMoves, the latest)
@@ -222,6 +223,7 @@ class JobCoordinator {
     std::string error, wait;
     std::vector<std::uint32_t> placement;  // node of each task
     std::string sat_out;  // nodes without an executable for their architecture, for the client
+    std::string unheard;  // nodes whose architecture is not known yet (not heard from)
     CheckpointPolicy policy;
     std::uint32_t chaos = 0, chaos_grain = 0;
   };

@@ -129,19 +129,35 @@ void JobCoordinator::on_forget_from(std::uint32_t from, const JobForget& forget)
   if (kept && kept->entry.root == from) archive_.forget(forget.job);
 }
 
+// A list must fit one frame whatever its jobs hold: a failure's reason (a worker's last lines of
+// stderr) is cut to its start here, `driftctl result` shows it whole; and past kListBytes (which
+// the bounds on a spec, job_spec_bounds.h, keep far off) the list ends, said in the log.
 JobListReply JobCoordinator::list(const Principal& who, bool all) {
+  constexpr std::size_t kReasonBytes = 512, kListBytes = std::size_t{6} << 20;
   JobListReply reply{messenger_.self_id(), {}};
-  const auto mine = [&](const JobEntry& e) { return all || e.owner == who.name; };
-  for (JobEntry& e : archive_.entries(std::chrono::steady_clock::now())) {
-    if (mine(e)) reply.jobs.push_back(std::move(e));
-  }
+  std::size_t bytes = 0, left_out = 0;
+  const auto add = [&](JobEntry&& e) {
+    if (!all && e.owner != who.name) return;
+    if (e.reason.size() > kReasonBytes) {
+      e.reason = e.reason.substr(0, kReasonBytes) + "... (driftctl result shows it all)";
+    }
+    const std::size_t size = 64 + e.app.size() + e.name.size() + e.owner.size() +
+                             e.reason.size() + 4 * e.nodes.size();
+    if (bytes + size > kListBytes) {
+      ++left_out;
+      return;
+    }
+    bytes += size;
+    reply.jobs.push_back(std::move(e));
+  };
+  for (JobEntry& e : archive_.entries(std::chrono::steady_clock::now())) add(std::move(e));
   for (const auto& [id, job] : jobs_) {
-    JobEntry e = entry_of(job, job.recovering ? JobState::kRecovering : JobState::kRunning);
-    if (mine(e)) reply.jobs.push_back(std::move(e));
+    add(entry_of(job, job.recovering ? JobState::kRecovering : JobState::kRunning));
   }
-  for (const QueuedJob& q : queue_) {
-    JobEntry e = entry_of(q);
-    if (mine(e)) reply.jobs.push_back(std::move(e));
+  for (const QueuedJob& q : queue_) add(entry_of(q));
+  if (left_out > 0) {
+    spdlog::warn("a list of jobs for {} left out {} job(s): over {} bytes", who.name, left_out,
+                 kListBytes);
   }
   return reply;
 }

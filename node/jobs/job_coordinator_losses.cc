@@ -62,7 +62,8 @@ void JobCoordinator::on_worker_lost(const WorkerLost& lost) {
                             (tasks.empty() ? std::string("(none yet)") : tasks) + ": " +
                             lost.reason;
   if (++job->workers_lost >= 2) {
-    return fail(job->id, "a worker of the job was lost a second time, so it ends: " + cause);
+    return fail(job->id, "a worker of the job was lost a second time (it ended, or a task's "
+                         "state did not load in it), so it ends: " + cause);
   }
   recover(*job, 0, cause, /*failed_is_back=*/false, lost.node);  // its node stays in the job
 }

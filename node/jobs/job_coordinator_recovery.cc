@@ -311,6 +311,30 @@ void JobCoordinator::sweep(Clock::time_point now) {
     char cause[96];
     std::snprintf(cause, sizeof cause, "the job made no progress for %.1f s (a lost message?)",
                   idle);
+    // Every step done, and tasks that never finished: a lost result is redone by a rollback,
+    // but a task that does not call finish does so again, and the job would roll back for ever.
+    if (job->next_step >= job->spec.steps && job->finished < job->spec.tasks) {
+      std::string unfinished;
+      std::size_t named = 0, count = 0;
+      for (std::size_t t = 0; t < job->results.size(); ++t) {
+        if (job->results[t]) continue;
+        ++count;
+        if (named++ < 10) unfinished += (unfinished.empty() ? "" : ", ") + std::to_string(t);
+      }
+      if (count > named) unfinished += ", ...";
+      const std::string which = (count == 1 ? "task " : std::to_string(count) + " tasks (") +
+                                unfinished + (count == 1 ? "" : ")");
+      // Three times: frames lost twice at the end (test.drop_frames) are no task's fault.
+      if (++job->stalls_after_last_step >= 3) {
+        fail(id, which + " did not finish after the job's last step (" +
+                     std::to_string(job->spec.steps) + "), three times with rollbacks between: "
+                     "a task calls ctx.finish(result) once it has taken its last step");
+        continue;
+      }
+      std::snprintf(cause, sizeof cause, "no task finished for %.1f s after the last step", idle);
+      recover(*job, 0, cause + std::string(" (") + which + " did not)");
+      continue;
+    }
     recover(*job, 0, cause);
   }
   retry_queue();

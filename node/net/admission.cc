@@ -46,6 +46,14 @@ std::string Admission::admit(const std::string& address, TimePoint now) {
   return {};
 }
 
+Admission::Full Admission::full(const std::string& address) const {
+  if (pending_ >= limits_.max_pending) return Full::kAll;
+  const auto it = sources_.find(address);
+  return it != sources_.end() && it->second.pending >= limits_.max_pending_per_address
+             ? Full::kAddress
+             : Full::kNo;
+}
+
 void Admission::settled(const std::string& address) {
   const auto it = sources_.find(address);
   if (it == sources_.end() || it->second.pending == 0 || pending_ == 0) return;

@@ -28,6 +28,12 @@ class Admission {
   // "" when a new connection from `address` may start its handshake (it then counts as pending
   // until authenticated() or closed()); else why not.
   std::string admit(const std::string& address, TimePoint now);
+  // Which bound on pending handshakes a new connection from `address` would meet now: none,
+  // the address's own, or all addresses' together. The transport then makes room by closing the
+  // oldest of those handshakes if it has taken long enough (transport.cc): twenty silent
+  // connections must not lock every later client out, and loopback clients share one address.
+  enum class Full { kNo, kAddress, kAll };
+  Full full(const std::string& address) const;
   // A pending connection from `address` completed its handshake, or was closed before that.
   void settled(const std::string& address);
 

@@ -61,7 +61,11 @@ void Transport::admit(asio::ip::tcp::socket socket) {
   const auto remote = socket.remote_endpoint(ec);
   if (ec) return;  // already gone
   const std::string address = remote.address().to_string();
-  if (std::string why = admission_.admit(address, std::chrono::steady_clock::now()); !why.empty()) {
+  const auto now = std::chrono::steady_clock::now();
+  if (const auto full = admission_.full(address); full != Admission::Full::kNo) {
+    make_room(full == Admission::Full::kAddress ? &address : nullptr, now);
+  }
+  if (std::string why = admission_.admit(address, now); !why.empty()) {
     ++frames_refused_;
     ++refused_by_kind_[refusal_kind("refused a connection")];
     if (refusal_log_.allow(LogLimiter::Clock::now())) {
@@ -72,15 +76,35 @@ void Transport::admit(asio::ip::tcp::socket socket) {
     return;
   }
   auto conn = make_connection(std::move(socket), PeerConnection::Side::kAcceptor);
-  unsettled_[conn.get()] = address;
+  unsettled_[conn.get()] = Unsettled{address, now, conn};
   conn->start(self_);
 }
 
 void Transport::settle(const ConnectionPtr& conn) {
   const auto it = unsettled_.find(conn.get());
   if (it == unsettled_.end()) return;
-  admission_.settled(it->second);
+  admission_.settled(it->second.address);
   unsettled_.erase(it);
+}
+
+void Transport::make_room(const std::string* address, std::chrono::steady_clock::time_point now) {
+  auto oldest = unsettled_.end();
+  for (auto it = unsettled_.begin(); it != unsettled_.end(); ++it) {
+    if (address && it->second.address != *address) continue;
+    if (oldest == unsettled_.end() || it->second.since < oldest->second.since) oldest = it;
+  }
+  if (oldest == unsettled_.end() || now - oldest->second.since < kYieldAfter) return;
+  ConnectionPtr conn = oldest->second.conn.lock();
+  ++refused_by_kind_[refusal_kind("refused a connection")];
+  if (refusal_log_.allow(LogLimiter::Clock::now())) {
+    spdlog::warn("closed a connection from {} still in its handshake after {} ms: another "
+                 "waited for its place", oldest->second.address,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(now - oldest->second.since)
+                     .count());
+  }
+  admission_.settled(oldest->second.address);
+  unsettled_.erase(oldest);
+  if (conn) conn->close("its handshake took too long while other connections waited");
 }
 
 ConnectionPtr Transport::make_connection(asio::ip::tcp::socket socket,

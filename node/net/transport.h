@@ -132,7 +132,17 @@ class Transport : private ConnectionListener {
   std::map<std::uint32_t, Link> links_;
   std::set<ConnectionPtr> connections_;  // every live connection, both sides
   Admission admission_{params_.admission};
-  std::map<const PeerConnection*, std::string> unsettled_;  // accepted, not yet authenticated: from where
+  // Accepted, not yet authenticated: from where, since when.
+  struct Unsettled {
+    std::string address;
+    std::chrono::steady_clock::time_point since;
+    std::weak_ptr<PeerConnection> conn;
+  };
+  std::map<const PeerConnection*, Unsettled> unsettled_;
+  // The handshake pending longest (from `address`, or from anywhere when null) is closed, if it
+  // has been pending kYieldAfter at least: a real one takes milliseconds.
+  void make_room(const std::string* address, std::chrono::steady_clock::time_point now);
+  static constexpr std::chrono::milliseconds kYieldAfter{500};
   // Seeds dialled, until their connection is authenticated: one that closes before (the seed,
   // or a relay in front of it, not up yet, or stopping) is dialled again.
   struct SeedDial {

@@ -102,19 +102,31 @@ void CheckpointDisk::failed(const std::string& what) {
   spdlog::warn("checkpoint.disk: {}", what);
 }
 
-void CheckpointDisk::write(TaskId task, std::uint64_t step, State state) {
-  if (!state) return;
-  post([this, task, step, state = std::move(state)] {
+void CheckpointDisk::write(TaskId task, std::uint64_t step, State state,
+                           std::function<void(bool on_disk)> written) {
+  if (!state) {
+    if (written) written(false);
+    return;
+  }
+  post([this, task, step, state = std::move(state), written = std::move(written)] {
+    const auto tell = [&](bool on_disk) {
+      if (written) written(on_disk);
+    };
     {
       std::lock_guard lock(mutex_);
       auto it = committed_.find(task.job);
-      if (it != committed_.end() && step < it->second) return;  // the commit deletes it
+      if (it != committed_.end() && step < it->second) return tell(false);  // the commit deletes it
     }
     const fs::path path = dir_ / relative_path(task, step);
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
-    if (ec) return failed("cannot create " + path.parent_path().string() + ": " + ec.message());
-    if (Status st = write_durably(path, *state); !st) failed(st.message());
+    if (ec) {
+      failed("cannot create " + path.parent_path().string() + ": " + ec.message());
+      return tell(false);
+    }
+    Status st = write_durably(path, *state);
+    if (!st) failed(st.message());
+    tell(st.is_ok());
   });
 }
 

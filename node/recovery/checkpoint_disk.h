@@ -50,7 +50,10 @@ class CheckpointDisk {
   // The file of a copy, relative to the dir: "00000005000000a1/40/7".
   static std::filesystem::path relative_path(TaskId task, std::uint64_t step);
 
-  void write(TaskId task, std::uint64_t step, State state);
+  // `written`, if given, is called on the disk's thread once the copy is on disk (synced and
+  // renamed), or its write failed (logged), or it was skipped as already superseded (false).
+  void write(TaskId task, std::uint64_t step, State state,
+             std::function<void(bool on_disk)> written = {});
   void commit(std::uint64_t job, std::uint64_t step);  // deletes the job's steps below `step`
   void discard_after(std::uint64_t job, std::uint64_t step);
   void drop_job(std::uint64_t job);

@@ -16,19 +16,22 @@ RecoveryAgent::RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache
 
 void RecoveryAgent::on_saved(TaskId task, std::uint32_t generation, const CheckpointState& saved) {
   if (host_.generation(task.job) != generation) return;  // rolled back meanwhile
-  keep(task, saved.step, saved.state);
-  const std::uint32_t self = messenger_.self_id();
-  const std::uint32_t buddy = hooks_.buddy();
-  if (buddy == 0) {
-    // Alone: the only copy is ours.
-    return messenger_.send_to_node(locations_.home(task.job),
-                                   CheckpointAck{task, generation, saved.step, self, 0});
-  }
-  // In pieces of at most a chunk, so that no frame exceeds the peers' frame limit.
-  for (Frame& frame :
-       checkpoint_frames(task, generation, saved.step, self, saved.state, hooks_.chunk_bytes)) {
-    messenger_.send_frame(buddy, std::move(frame));
-  }
+  keep(task, saved.step, saved.state, [this, task, generation, step = saved.step,
+                                       state = saved.state] {
+    if (host_.generation(task.job) != generation) return;  // rolled back while it was written
+    const std::uint32_t self = messenger_.self_id();
+    const std::uint32_t buddy = hooks_.buddy();
+    if (buddy == 0) {
+      // Alone: the only copy is ours.
+      return messenger_.send_to_node(locations_.home(task.job),
+                                     CheckpointAck{task, generation, step, self, 0});
+    }
+    // In pieces of at most a chunk, so that no frame exceeds the peers' frame limit.
+    for (Frame& frame :
+         checkpoint_frames(task, generation, step, self, state, hooks_.chunk_bytes)) {
+      messenger_.send_frame(buddy, std::move(frame));
+    }
+  });
 }
 
 void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
@@ -41,23 +44,33 @@ void RecoveryAgent::on_copy(CheckpointCopy copy, std::uint32_t from) {
     }
     return;
   }
-  keep(copy.task, copy.step, std::move(state));
   const CheckpointAck ack{copy.task, copy.generation, copy.step, from, messenger_.self_id()};
-  const std::uint32_t home = locations_.home(copy.task.job);
-  messenger_.send_to_node(home, ack);
-  // The root this node knows may not be the job's root: it never heard that the root changed
-  // (it rejoined after the takeover's rollback), or it is a node the cluster has just declared
-  // dead that still believes itself the root, and would swallow the acknowledgement — the
-  // checkpoint would never commit. The task's node, which took part in the new root's rollback,
-  // passes it on too (Daemon's dispatch); the root counts each task's once.
-  if (from != home) messenger_.send_to_node(from, ack);
+  keep(copy.task, copy.step, std::move(state), [this, ack, from] {
+    const std::uint32_t home = locations_.home(ack.task.job);
+    messenger_.send_to_node(home, ack);
+    // The root this node knows may not be the job's root: it never heard that the root changed
+    // (it rejoined after the takeover's rollback), or it is a node the cluster has just declared
+    // dead that still believes itself the root, and would swallow the acknowledgement — the
+    // checkpoint would never commit. The task's node, which took part in the new root's
+    // rollback, passes it on too (Daemon's dispatch); the root counts each task's once.
+    if (from != home) messenger_.send_to_node(from, ack);
+  });
 }
 
-void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State state) {
+void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State state,
+                         std::function<void()> then) {
   ++copies_kept_;
   if (state) bytes_kept_ += state->size();
-  if (disk_) disk_->write(task, step, state);
-  store_.put(task, step, std::move(state));
+  store_.put(task, step, state);
+  if (!disk_ || !hooks_.post) return then();
+  disk_->write(task, step, std::move(state),
+               [post = hooks_.post, alive = std::weak_ptr<bool>(alive_),
+                then = std::move(then)](bool on_disk) mutable {
+                 (void)on_disk;  // a failed write is logged; the memory copy stands
+                 post([alive, then = std::move(then)] {
+                   if (alive.lock()) then();
+                 });
+               });
 }
 
 void RecoveryAgent::discard_after(std::uint64_t job, std::uint64_t step) {

@@ -32,7 +32,9 @@ TaskHost::TaskHost(asio::io_context& io, const Containment& containment, Params 
       containment_(containment),
       params_(std::move(params)),
       hooks_(std::move(hooks)),
-      alive_(std::make_shared<bool>(true)) {}
+      alive_(std::make_shared<bool>(true)) {
+  if (containment_.job_uids) job_uids_.emplace(*containment_.job_uids);
+}
 
 TaskHost::~TaskHost() {
   *alive_ = false;
@@ -85,8 +87,17 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
     spdlog::warn("{}: no worker: {}", label, path.error());
     return lose(job, "no worker could start: " + path.error());
   }
+  if (job_uids_ && !hosted->uid) {
+    auto lease = job_uids_->acquire(job);
+    if (!lease) {
+      spdlog::warn("{}: no worker: {}", label, lease.error());
+      return lose(job, "no worker could start: " + lease.error());
+    }
+    hosted->uid = std::move(*lease);
+  }
   LaunchSpec spec;
   spec.executable = *path;
+  if (hosted->uid) spec.job_uid = hosted->uid.uid();
   spec.launcher = params_.launcher;
   // Unique among the live daemons of this machine (a dead one's leftover of the same pid is
   // removed by MemoryCgroups::make).
@@ -108,7 +119,8 @@ void TaskHost::on_executable(std::uint64_t job, std::uint32_t generation,
   hosted->worker->on_gone([this, job, id, alive = alive_](const WorkerProcess::Ending& ending) {
     if (*alive) on_worker_gone(job, id, ending);
   });
-  spdlog::debug("{}: worker starting from {}", label, *path);
+  spdlog::debug("{}: worker starting from {}{}", label, *path,
+                hosted->uid ? " as uid " + std::to_string(hosted->uid.uid()) : "");
   WorkerSetup setup;
   setup.job = job;
   setup.root = hosted->info->root;
@@ -542,7 +554,8 @@ std::vector<int> TaskHost::worker_pids() const {
 JobRoots TaskHost::jobs_sending_state(std::chrono::steady_clock::time_point since) const {
   JobRoots out;
   for (const auto& [id, job] : jobs_) {
-    if (job.state_went_on >= since && job.state_went_on.time_since_epoch().count() != 0) {
+    const bool coming = !job.checkpoint_bytes.empty() || !job.captures.empty();
+    if (coming && job.state_went_on >= since && job.state_went_on.time_since_epoch().count() != 0) {
       out[id] = {job.info->root, job.info->generation};
     }
   }

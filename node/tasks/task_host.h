@@ -158,7 +158,10 @@ class TaskHost {
   // Jobs whose worker sent a piece of a task's state (a checkpoint, a capture) since `since`, as
   // job -> {root, generation}: a checkpoint of hundreds of MB taken in at a tenth of a core
   // holds the step's report behind it for longer than checkpoint.stall_ms, and that is no lost
-  // message (the daemon tells the roots: JobActivity).
+  // message (the daemon tells the roots: JobActivity). Only while a state is still coming in:
+  // counted after its last piece too, a stopped worker's stall was seen a whole
+  // checkpoint.stall_ms late (a fresh user's SIGSTOP: a rollback after 60 s, "no progress for
+  // 30.7 s").
   JobRoots jobs_sending_state(std::chrono::steady_clock::time_point since) const;
   // Busy seconds and work units measured in ctx.compute since start.
   double busy_seconds() const { return busy_seconds_; }
@@ -220,6 +223,7 @@ class TaskHost {
     }
     std::chrono::steady_clock::time_point state_went_on{};  // its last piece of state in
     std::uint64_t attempts = 0;
+    JobUids::Lease uid;  // its workers' user id while it is hosted here (job_uids.h), if any
   };
 
   HostedJob& job_entry(std::shared_ptr<const JobInfo> info);
@@ -265,6 +269,7 @@ class TaskHost {
   Params params_;
   Hooks hooks_;
   bool paused_ = false;
+  std::optional<JobUids> job_uids_;  // before jobs_: their leases go back to it
   std::map<std::uint64_t, HostedJob> jobs_;
   // Workers told to stop (ended or rolled-back jobs), kept until they are gone.
   std::map<const WorkerProcess*, std::shared_ptr<WorkerProcess>> stopping_;

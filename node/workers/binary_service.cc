@@ -23,14 +23,20 @@ void BinaryService::on_offer(const ConnectionPtr& client, const AppOffer& offer)
   if (uploads_.count(offer.sha256) || fetches_.count(offer.sha256)) {
     return refuse("it is arriving from elsewhere already; offer it again in a moment");
   }
-  std::size_t from_client = 0;
-  for (const auto& [sha, up] : uploads_) from_client += up.client == client ? 1 : 0;
-  if (from_client >= kUploadsPerClient || uploads_.size() >= kUploads) {
+  const std::string& user = client->principal().name;
+  std::size_t from_user = 0;
+  for (const auto& [sha, up] : uploads_) from_user += up.client->principal().name == user ? 1 : 0;
+  if (from_user >= kUploadsPerUser) {
+    return refuse(std::to_string(from_user) + " executables of " + user +
+                  "'s are arriving already (at most " + std::to_string(kUploadsPerUser) +
+                  " at once); offer it again when one is in");
+  }
+  if (uploads_.size() >= kUploads) {
     return refuse("too many executables arriving at once; offer it again in a moment");
   }
   auto incoming = cache_.begin(offer.sha256, offer.size);
   if (!incoming) return refuse(incoming.error());
-  uploads_[offer.sha256] = Upload{client, std::move(*incoming)};
+  uploads_[offer.sha256] = Upload{client, std::move(*incoming), Clock::now()};
   client->send(AppOfferReply{offer.sha256, false, ""});
 }
 
@@ -40,6 +46,7 @@ void BinaryService::on_client_piece(const ConnectionPtr& client, const AppPiece&
     return client->close("refused: a piece of an executable it did not offer");
   }
   Upload& up = it->second;
+  up.heard = Clock::now();
   // In order: hashed as they come, so keeping it reads nothing again.
   Status st = piece.total != up.incoming->total()
                   ? Status::error("a piece of an executable of another size")
@@ -223,6 +230,18 @@ void BinaryService::sweep(Clock::time_point now, const std::set<std::string>& in
     f.refusals.push_back("node " + std::to_string(f.sources[f.next - 1]) + " sent nothing for " +
                          std::to_string(kSourcePatience.count()) + " s");
     ask_next(sha, f);
+  }
+  for (auto it = uploads_.begin(); it != uploads_.end();) {
+    if (now - it->second.heard <= kUploadPatience) {
+      ++it;
+      continue;
+    }
+    const std::string why = "no piece of it for " + std::to_string(kUploadPatience.count()) +
+                            " s: abandoned";
+    spdlog::info("client {}: executable {}: {}", it->second.client->describe(), it->first, why);
+    it->second.client->send(AppStored{it->first, false, why});
+    cache_.abandon(std::move(it->second.incoming));
+    it = uploads_.erase(it);
   }
   std::set<std::string> keep = in_use;
   for (const auto& [sha, up] : uploads_) keep.insert(sha);

@@ -54,6 +54,7 @@ class BinaryService {
   struct Upload {
     ConnectionPtr client;
     std::unique_ptr<BinaryCache::Incoming> incoming;
+    Clock::time_point heard;  // its offer or its last piece
   };
   struct Fetch {
     std::vector<std::uint32_t> sources;
@@ -74,10 +75,13 @@ class BinaryService {
   void end_fetch(const std::string& sha256, Result<std::string> path);
 
   static constexpr std::chrono::seconds kSourcePatience{10};
-  // Uploads at once, per client and in all; executables sent to other nodes at once (more wait
-  // their turn): bounds on what clients and fetching nodes make this node hold.
-  static constexpr std::size_t kUploadsPerClient = 2, kUploads = 16, kServing = 4,
-                               kQueued = 256;
+  // An upload whose client sends nothing for this long is abandoned, and its slot free again:
+  // offers never followed by a piece held every slot for as long as their connections stayed.
+  static constexpr std::chrono::seconds kUploadPatience{10};
+  // Uploads at once, per user (the principal: however many connections it opens) and in all;
+  // executables sent to other nodes at once (more wait their turn): bounds on what clients and
+  // fetching nodes make this node hold.
+  static constexpr std::size_t kUploadsPerUser = 2, kUploads = 16, kServing = 4, kQueued = 256;
 
   asio::io_context& io_;
   Messenger& messenger_;

@@ -103,10 +103,10 @@ bool place(int from, int to, bool inherit) {
   // The credentials by system call: glibc's setuid and friends signal every thread of the
   // process they think they are in, which for a vfork child are the parent's; the child is a
   // process of one thread, so the system call alone changes all of it.
-  if (c.switch_user) {
+  if (p.switch_user) {
     if (::syscall(SYS_setgroups, 0, nullptr) != 0) child_fail(error_fd, 5);
-    if (::syscall(SYS_setresgid, c.gid, c.gid, c.gid) != 0) child_fail(error_fd, 6);
-    if (::syscall(SYS_setresuid, c.uid, c.uid, c.uid) != 0) child_fail(error_fd, 7);
+    if (::syscall(SYS_setresgid, p.gid, p.gid, p.gid) != 0) child_fail(error_fd, 6);
+    if (::syscall(SYS_setresuid, p.uid, p.uid, p.uid) != 0) child_fail(error_fd, 7);
   }
   // After the switch: a change of credentials clears the parent-death signal.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail(error_fd, 8);

@@ -32,6 +32,9 @@ struct ChildPlan {
   int procs_fd = -1;          // its memory cgroup's cgroup.procs, or -1
   int cpu_procs_fd = -1;      // the guests' CPU cgroup's cgroup.procs, or -1
   const Containment* c = nullptr;
+  bool switch_user = false;  // to uid and gid, with no supplementary groups
+  uid_t uid = 0;
+  gid_t gid = 0;
 };
 
 struct Pipe {

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "node/workers/child_start.h"
 #include "node/workers/child_starter.h"
@@ -46,6 +48,29 @@ std::optional<User> look_up(const std::string& name) {
   return User{pw.pw_uid, pw.pw_gid};
 }
 
+// worker.job_uids as this machine allows: none when off, or when auto and this user namespace
+// does not map the default range (a container's); a range it does not map is an error.
+Result<std::optional<UidRange>> job_uid_range(const std::string& text) {
+  if (text == "off") return std::optional<UidRange>();
+  const bool automatic = text == "auto";
+  auto range = parse_uid_range(automatic ? WorkerSettings::kDefaultJobUids : text);
+  if (!range) return Status::error("worker.job_uids = " + range.error());
+  std::string uids, gids;
+  for (auto [file, out] : {std::pair{"/proc/self/uid_map", &uids}, {"/proc/self/gid_map", &gids}}) {
+    std::ifstream in(file);
+    std::ostringstream text_of;
+    text_of << in.rdbuf();
+    *out = text_of.str();
+  }
+  if (range_mapped(*range, uids) && range_mapped(*range, gids)) {
+    return std::optional<UidRange>(*range);
+  }
+  if (automatic) return std::optional<UidRange>();
+  return Status::error("worker.job_uids = '" + text +
+                       "': this machine's user namespace does not map those ids "
+                       "(/proc/self/uid_map, gid_map)");
+}
+
 Result<std::uint64_t> memory_limit_bytes(const std::string& text, std::uint64_t memory) {
   if (text.ends_with('%')) {
     const std::uint64_t pct = std::stoull(text.substr(0, text.size() - 1));
@@ -71,6 +96,10 @@ std::string on_path(const std::string& program) {
 // Fills `plan` in place: its argv points into its own strings, so it is never moved after this.
 void plan_for(ChildPlan& plan, const LaunchSpec& spec, const Containment& c, int binary_fd) {
   plan.c = &c;
+  plan.switch_user = c.switch_user;
+  plan.uid = c.uid;
+  plan.gid = c.gid;
+  if (c.switch_user && spec.job_uid) plan.uid = plan.gid = *spec.job_uid;
   plan.binary_fd = binary_fd;
   plan.via_launcher = !spec.launcher.empty();
   plan.argv_text = spec.launcher;
@@ -211,6 +240,19 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
     user_text = name + " (uid " + std::to_string(user->uid) + ")";
   }
   c.user = user_text;
+  std::string job_uids;
+  if (c.switch_user) {
+    auto range = job_uid_range(s.job_uids);
+    if (!range) return range.status();
+    c.job_uids = *range;
+    job_uids = c.job_uids ? "each job as a user id of its own from " +
+                                std::to_string(c.job_uids->first) + "-" +
+                                std::to_string(c.job_uids->last) + " (questions to "
+                                "applications as " + user_text + ")"
+                          : user_text;
+  } else {
+    job_uids = user_text;
+  }
   std::string cpu = "no CPU cgroup";
   if (c.sched_idle && !tag.empty()) {
     auto group = GuestCpuGroup::make(tag + "-guests");
@@ -226,7 +268,7 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
                      : "RLIMIT_AS; no memory cgroup: " + groups.error()) +
              ")";
   }
-  c.summary = "workers run as " + user_text + ", nice " + std::to_string(c.nice) +
+  c.summary = "workers run as " + job_uids + ", nice " + std::to_string(c.nice) +
               (c.sched_idle ? ", SCHED_IDLE, " + cpu : "") + ", " + memory;
   return c;
 }

@@ -21,6 +21,7 @@
 #include <drift/status.h>
 #include "node/config/worker_settings.h"
 #include "node/workers/guest_cpu_group.h"
+#include "node/workers/job_uids.h"
 #include "node/workers/memory_cgroup.h"
 
 namespace drift {
@@ -31,6 +32,9 @@ struct Containment {
   uid_t uid = 0;
   gid_t gid = 0;
   std::string user;  // for the log: "nobody (65534)"
+  // Each job's workers a uid of their own from this range (job_uids.h), when driftd is root and
+  // worker.job_uids allows; `uid`/`gid` then run the applications' answers to questions only.
+  std::optional<UidRange> job_uids;
   int nice = 19;
   bool sched_idle = true;
   bool huge_pages = true;  // GLIBC_TUNABLES=glibc.malloc.hugetlb=1 in its environment
@@ -51,6 +55,7 @@ struct LaunchSpec {
   std::vector<std::string> launcher;  // run as LAUNCHER... EXECUTABLE ARGS...
   std::vector<std::string> args;
   std::string cgroup_name;  // a memory cgroup of this name, when the containment has them
+  std::optional<uid_t> job_uid;  // run as this uid and the gid of the same number (job_uids.h)
 };
 
 struct Launched {

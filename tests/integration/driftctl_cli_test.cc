@@ -172,6 +172,12 @@ TEST_F(DriftctlCliTest, TasksAndMigrateOnARunningJob) {
   const auto again = driftctl(c + "migrate " + id + " " + std::to_string(to));
   EXPECT_EQ(again.exit_code, 1) << again.out;
   EXPECT_NE(again.out.find("cannot move " + id), std::string::npos) << again.out;
+  // A job nobody made (its root part names no node) is answered at once, not after --timeout.
+  const auto nobodys = driftctl(c + "migrate 0x1:0 " + std::to_string(to) + " --timeout 20");
+  EXPECT_EQ(nobodys.exit_code, 1) << nobodys.out;
+  EXPECT_NE(nobodys.out.find("is not a live member of this cluster (no such job?)"),
+            std::string::npos)
+      << nobodys.out;
 
   // The responder learns the other nodes' counters from their heartbeats.
   nlohmann::json nodes;
@@ -190,6 +196,16 @@ TEST_F(DriftctlCliTest, UsageErrorsExitTwo) {
   EXPECT_NE(bad_size.out.find("12by12"), std::string::npos) << bad_size.out;
   EXPECT_EQ(driftctl("status --node nonsense").exit_code, 2);
   EXPECT_EQ(driftctl("local up").exit_code, 2);
+  // drift's own options are checked before anything is sent, as the root checks them.
+  for (const auto& [bad, value] : {std::pair{"--checkpoint-steps x", "'x'"},
+                                   std::pair{"--checkpoint-ms abc", "'abc'"},
+                                   std::pair{"--memory 2Q", "'2Q'"}}) {
+    const auto run = driftctl(std::string("run heat2d --serial --tasks 2 --steps 2 ") + bad);
+    EXPECT_EQ(run.exit_code, 2) << bad << ": " << run.out;
+    EXPECT_NE(run.out.find(std::string(bad).substr(0, std::string(bad).find(' ')) + " " + value),
+              std::string::npos)
+        << run.out;
+  }
 }
 
 // An application's executable reads its own command line (`heat2d --serial ...`) as strictly
@@ -232,6 +248,15 @@ TEST_F(DriftctlCliTest, NoDaemonExitsThree) {
                                " --secret-file " + secret + " status");
   EXPECT_EQ(status.exit_code, 3) << status.out;
   EXPECT_NE(status.out.find("cannot connect to 127.0.0.1:"), std::string::npos) << status.out;
+}
+
+TEST_F(DriftctlCliTest, ASecretFileThatIsNotThereExitsTwoNamingIt) {
+  const std::string missing = (dir_ / "no-such-secret").string();
+  const auto status = driftctl("--node 127.0.0.1:" + std::to_string(base_port_for(4) + 19) +
+                               " --secret-file " + missing + " status");
+  EXPECT_EQ(status.exit_code, 2) << status.out;
+  EXPECT_NE(status.out.find(missing), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("--secret-file"), std::string::npos) << status.out;
 }
 
 TEST_F(DriftctlCliTest, HelpDescribesEveryCommand) {

@@ -216,6 +216,32 @@ TEST_F(HostileInputTest, AFloodOfSilentConnectionsFromOneAddressIsCapped) {
   for (int fd : fds) ::close(fd);
 }
 
+// Loopback clients share one address: sixteen silent connections from it (the most in their
+// handshake from one address) once refused every driftctl on the machine until they timed out
+// (5 s), and an attacker who kept them open locked it out for good. Now the oldest of them
+// makes room for a newcomer once it has been silent 500 ms (Transport::make_room).
+TEST_F(HostileInputTest, SilentConnectionsFromAClientsAddressYieldToIt) {
+  constexpr int kPerAddress = 16;  // net.max_handshakes_per_address's default
+  std::vector<int> fds;
+  for (int i = 0; i < kPerAddress; ++i) {
+    const int fd = silent_connection("127.0.0.1", cluster().node_endpoint(1));
+    ASSERT_GE(fd, 0) << "connection " << i;
+    fds.push_back(fd);
+  }
+  const auto began = ctl::Clock::now();
+  std::string last_error;
+  const bool served = poll_until(3s, 50ms, [&] {
+    auto reply = ctl::query_status(connect_options(1), 1s);
+    if (!reply) last_error = reply.error();
+    return reply.is_ok();
+  });
+  EXPECT_TRUE(served) << "no status within 3 s of " << kPerAddress
+                      << " silent connections: " << last_error;
+  EXPECT_LT(ctl::Clock::now() - began, 3s);
+  expect_log_mentions("still in its handshake after");
+  for (int fd : fds) ::close(fd);
+}
+
 // Each status answer is about 57 times the request's size: 300000 unread ones once held about
 // 280 MB in the daemon, for as long as the client kept the connection.
 TEST_F(HostileInputTest, AClientThatReadsNoAnswersHoldsUpItsRequestsNotTheDaemonsMemory) {

@@ -120,8 +120,8 @@ TEST_F(JobQueueTest, AJobNeedingMoreMemoryThanTheNodesHaveWaitsUntilItsOwnerCanc
   const std::string alice = make_token("alice", "user");
   const std::string bob = make_token("bob", "user");
   const auto bad = as(alice, "submit " + kJobQueueJob + " --memory 12X");
-  EXPECT_EQ(bad.exit_code, 1) << bad.out;
-  EXPECT_NE(bad.out.find("memory = '12X': expected the bytes one task needs"), std::string::npos)
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;  // checked by driftctl before anything is sent
+  EXPECT_NE(bad.out.find("--memory '12X': expected the bytes one task needs"), std::string::npos)
       << bad.out;
 
   const auto submitted = as(alice, "submit " + kJobQueueJob + " --memory 100T");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,9 +14,11 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <thread>
 #include <sstream>
 #include <vector>
 
+#include "ctl/job_control.h"
 #include "tests/integration/worker_fixture.h"
 
 namespace fs = std::filesystem;
@@ -121,6 +124,62 @@ TEST_F(WorkerTest, WorkersRunAtIdlePriorityInTheirDaemonsIdleCpuCgroup) {
                                                     << shares_value;
   cluster().down();
   EXPECT_FALSE(fs::exists(guests_dir)) << guests_dir << " outlived its daemon";
+}
+
+// The real, effective, saved and file-system ids of /proc/PID/status's line `ids` ("Uid").
+std::vector<long> ids_of(pid_t pid, const char* ids) {
+  std::ifstream status_file("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status_file, line);) {
+    if (!line.starts_with(std::string(ids) + ":")) continue;
+    std::istringstream in(line.substr(line.find(':') + 1));
+    return {std::istream_iterator<long>(in), std::istream_iterator<long>()};
+  }
+  return {};
+}
+
+// Two users' jobs on one node: under a root daemon their workers run as two user ids of
+// worker.job_uids' range, neither of them the other's or driftd's, so neither may signal the
+// other or read its memory; and every worker is not dumpable (its /proc files, all but the
+// directory, belong to root), which keeps its memory from any process of its own uid too.
+TEST_F(WorkerTest, EachJobsWorkersRunAsAUserOfTheirOwn) {
+  if (::geteuid() != 0) GTEST_SKIP() << "worker.job_uids needs driftd to run as root";
+  ASSERT_NO_FATAL_FAILURE(start(1, 66, {"--worker.job_uids=2100000000-2100000009"}));
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  const JobSpec spec = ctl::job_spec("heat2d", 2, 1000000, {{"size", "64x64"}});
+  for (int i = 0; i < 2; ++i) {
+    auto accepted =
+        ctl::submit_job(*connection, spec, ctl::Clock::now() + std::chrono::seconds(30));
+    ASSERT_TRUE(accepted.is_ok()) << accepted.error();
+  }
+  const pid_t daemon = cluster().pid(1);
+  std::set<pid_t> workers;
+  for (const auto give_up = ctl::Clock::now() + std::chrono::seconds(30);
+       workers.size() < 2 && ctl::Clock::now() < give_up;) {
+    workers = workers_of(daemon);
+    if (workers.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(workers.size(), 2u) << "two jobs' workers were not seen";
+  std::set<long> uids;
+  for (pid_t w : workers) {
+    // Its first act as a worker (run_worker), moments after it was seen (perhaps before it ran
+    // its executable, with driftd's ids still).
+    struct stat proc {};
+    const bool guarded = poll_until(std::chrono::seconds(10), std::chrono::milliseconds(20), [&] {
+      return ::stat(("/proc/" + std::to_string(w) + "/mem").c_str(), &proc) == 0 &&
+             proc.st_uid == 0 && ids_of(w, "Uid").size() == 4 && ids_of(w, "Uid")[0] != 0;
+    });
+    EXPECT_TRUE(guarded) << "worker " << w << " is dumpable or runs as root: its /proc files "
+                         << "are uid " << proc.st_uid << "'s";
+    const auto uid = ids_of(w, "Uid"), gid = ids_of(w, "Gid");
+    ASSERT_EQ(uid.size(), 4u) << "worker " << w;
+    EXPECT_EQ(std::set<long>(uid.begin(), uid.end()).size(), 1u) << "worker " << w;
+    EXPECT_GE(uid[0], 2100000000) << "worker " << w;
+    EXPECT_LE(uid[0], 2100000009) << "worker " << w;
+    EXPECT_EQ(gid, uid) << "worker " << w << ": its group is not its user's number";
+    uids.insert(uid[0]);
+  }
+  EXPECT_EQ(uids.size(), 2u) << "both jobs' workers run as one user";
 }
 
 }  // namespace

@@ -120,6 +120,23 @@ TEST_F(WorkerTest, AHandlerThatHangsIsRolledBackByTheStallWatchdog) {
   }));
 }
 
+// A task that never calls finish: every step reduced, its result never comes. A rollback redoes
+// a result that was lost; one that is never sent stalls again, and the third such stall ends the
+// job naming the task, instead of rolling it back for ever (a fresh user's job ran an hour).
+TEST_F(WorkerTest, ATaskThatNeverFinishesEndsTheJobNamingIt) {
+  ASSERT_NO_FATAL_FAILURE(start(2, 67, {"--checkpoint.stall_ms=1000"}));
+  JobSpec spec = ctl::job_spec("faulty", 4, 10, {{"task", "2"}, {"do", "no-finish"}});
+  spec.runtime["checkpoint_steps"] = "5";
+  Run run = run_own(faulty(), spec);
+  ASSERT_TRUE(run.end.is_ok()) << run.end.error();
+  ASSERT_TRUE(std::holds_alternative<JobFailed>(*run.end)) << "the job did not fail";
+  const std::string& reason = std::get<JobFailed>(*run.end).reason;
+  EXPECT_NE(reason.find("task 2 did not finish after the job's last step (10)"), std::string::npos)
+      << reason;
+  EXPECT_NE(notices_text(run).find("no task finished for"), std::string::npos)
+      << notices_text(run);
+}
+
 // The stall watchdog counts each task's contribution as progress: a step that takes longer than
 // checkpoint.stall_ms on a busy node (eight tasks of 0.3 s each, one after another in the node's
 // one worker thread, 2.4 s a step) while its tasks keep contributing is no lost message. Before,
@@ -217,7 +234,10 @@ TEST_F(WorkerTest, NodesWithoutAnExecutableForTheirArchitectureSitOutAndAreNamed
   EXPECT_EQ(tasks_on_3, 0u);
   const std::string text = notices_text(run);
   EXPECT_NE(text.find("node 3 (node3, i386)"), std::string::npos) << text;
-  EXPECT_NE(text.find("no executable for their architecture"), std::string::npos) << text;
+  EXPECT_NE(text.find("node 3 (node3, i386) takes no task of the job: it has no executable for "
+                      "its architecture"),
+            std::string::npos)
+      << text;
 }
 
 TEST_F(WorkerTest, DaemonMemoryAndThreadsDoNotGrowWithTheJobsItRan) {

@@ -25,6 +25,20 @@ TEST(AdmissionTest, CapsConnectionsInTheirHandshakeInAllAndPerAddress) {
   EXPECT_EQ(a.pending(), 5u);
 }
 
+TEST(AdmissionTest, SaysWhichBoundANewConnectionWouldMeet) {
+  Admission a({/*max_pending=*/4, /*per_address=*/2, /*per_second=*/1000, /*burst=*/1000});
+  EXPECT_EQ(a.full("10.0.0.1"), Admission::Full::kNo);
+  EXPECT_EQ(a.admit("10.0.0.1", kAdmissionT0), "");
+  EXPECT_EQ(a.admit("10.0.0.1", kAdmissionT0), "");
+  EXPECT_EQ(a.full("10.0.0.1"), Admission::Full::kAddress);
+  EXPECT_EQ(a.full("10.0.0.2"), Admission::Full::kNo);
+  EXPECT_EQ(a.admit("10.0.0.2", kAdmissionT0), "");
+  EXPECT_EQ(a.admit("10.0.0.3", kAdmissionT0), "");
+  EXPECT_EQ(a.full("10.0.0.9"), Admission::Full::kAll);
+  a.settled("10.0.0.1");
+  EXPECT_EQ(a.full("10.0.0.1"), Admission::Full::kNo);
+}
+
 TEST(AdmissionTest, LimitsTheRateOfNewConnectionsPerAddress) {
   Admission a({/*max_pending=*/1000, /*per_address=*/1000, /*per_second=*/10, /*burst=*/20});
   int admitted = 0;

@@ -6,7 +6,8 @@
 // crash (SIGSEGV), hang (sleeps for ever in its handler), grow (allocates and
 // touches `--grow-mb` MiB, and keeps it), unloadable (its state, saved at step `--at` or later,
 // throws when it is loaded: after a move, or from a checkpoint), short-load (the same, but its
-// load reads one field less than its save wrote instead of throwing), or nothing. With `--once FILE`
+// load reads one field less than its save wrote instead of throwing), no-finish (task `--task`
+// never calls finish after the last step; `--at` is not used), or nothing. With `--once FILE`
 // it does so only if FILE does not exist yet, and makes it first (a machine-wide "only the first
 // time"). It writes a line to stderr first, which the daemon copies into its log and into the
 // job's error.
@@ -75,9 +76,10 @@ drift::Result<Params> read(const drift::JobSpec& spec) {
   p.grow_mb = *grow;
   if (auto it = spec.params.find("do"); it != spec.params.end()) p.action = it->second;
   if (p.action != "nothing" && p.action != "crash" && p.action != "hang" && p.action != "grow" &&
-      p.action != "unloadable" && p.action != "short-load") {
+      p.action != "unloadable" && p.action != "short-load" && p.action != "no-finish") {
     return drift::Status::error("do = '" + p.action +
-                                "': crash, hang, grow, unloadable, short-load or nothing");
+                                "': crash, hang, grow, unloadable, short-load, no-finish or "
+                                "nothing");
   }
   if (auto it = spec.params.find("once"); it != spec.params.end()) p.once = it->second;
   return p;
@@ -111,7 +113,10 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
   void receive(drift::Context& ctx, drift::Message&&) override { ctx.fail("faulty gets no messages"); }
   void reduced(drift::Context& ctx, std::uint64_t s, const std::vector<double>&) override {
     if (s != step_) return ctx.fail("a reduction out of order");
-    if (++step_ == steps_) return ctx.finish(drift::encode_portable(digest(index_, steps_)));
+    if (++step_ == steps_) {
+      if (p_.action == "no-finish" && index_ == p_.task) return;  // a task that forgets to
+      return ctx.finish(drift::encode_portable(digest(index_, steps_)));
+    }
     step(ctx);
   }
   double load() const override { return 1.0 + static_cast<double>(p_.work_us); }
@@ -139,8 +144,8 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
 
  private:
   void step(drift::Context& ctx) {
-    const bool in_step =
-        p_.action != "nothing" && p_.action != "unloadable" && p_.action != "short-load";
+    const bool in_step = p_.action != "nothing" && p_.action != "unloadable" &&
+                         p_.action != "short-load" && p_.action != "no-finish";
     if (in_step && step_ == p_.at && index_ == p_.task && first_time(p_.once)) {
       misbehave();
     }
@@ -182,7 +187,8 @@ class FaultyApp final : public drift::Application {
     return {"--work US  busy microseconds per task and step (default 500)",
             "--at STEP  the step the task misbehaves at (default 0: never)",
             "--task N  the task that misbehaves (default 0)",
-            "--do WHAT  crash, hang, grow, unloadable, short-load or nothing (default nothing)",
+            "--do WHAT  crash, hang, grow, unloadable, short-load, no-finish or nothing (default "
+            "nothing)",
             "--grow-mb MB  what grow allocates (default 0)",
             "--once FILE  misbehave only if FILE does not exist yet (and make it)"};
   }
