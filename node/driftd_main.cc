@@ -1,6 +1,7 @@
 // driftd: the drift daemon. `driftd --config FILE [--key=value ...]`; `driftd --help` lists keys.
 #include <malloc.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -49,9 +50,21 @@ drift::Result<std::string> bind_cpu(const drift::NodeConfig& config) {
                               : " (node.cpu = " + config.cpu + ")");
 }
 
+// Not dumpable: a process of driftd's user without CAP_SYS_PTRACE cannot read its memory (the
+// cluster secret, the members' keys) with process_vm_readv, /proc/PID/mem or ptrace. That user
+// includes its own workers where driftd does not run as root (the Debian package's service runs
+// as drift, and so do its workers). Sanitized builds stay dumpable: LeakSanitizer ptraces its
+// own threads at exit.
+void guard_memory() {
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  guard_memory();
   keep_large_buffers();
   auto parsed = drift::parse_driftd_args(argc, argv);
   if (auto* help = std::get_if<drift::ConfigHelp>(&parsed)) {
