@@ -73,9 +73,10 @@ void Daemon::reset_job(std::uint64_t job) {
 void Daemon::on_migrate_request(const ConnectionPtr& conn, const MigrateRequest& req) {
   std::uint64_t id = (std::uint64_t{config_.node_id} << 32) | ++next_request_;
   const std::uint32_t home = locations_.home(req.task.job);
-  // A job whose root is no member alive (a job id nobody made: its root part names no node) is
-  // answered at once; sent there, the command was dropped and driftctl waited out its timeout.
-  if (home != config_.node_id && !membership_.is_alive(home)) {
+  // A job whose root is no node (a job id nobody made) or a member known dead is answered at
+  // once; sent there, the command was dropped and driftctl waited out its timeout. A node not
+  // met yet is asked all the same (the command waits for it to join).
+  if (home == 0 || (home != config_.node_id && table_.find(home) && !membership_.is_alive(home))) {
     const std::string reason = fmt::format(
         "job {:#x}: its root, node {}, is not a live member of this cluster (no such job?)",
         req.task.job, home);

@@ -139,7 +139,9 @@ JobListReply JobCoordinator::list(const Principal& who, bool all) {
   const auto add = [&](JobEntry&& e) {
     if (!all && e.owner != who.name) return;
     if (e.reason.size() > kReasonBytes) {
-      e.reason = e.reason.substr(0, kReasonBytes) + "... (driftctl result shows it all)";
+      std::size_t cut = kReasonBytes;  // not inside a UTF-8 sequence (JSON refuses a broken one)
+      while (cut > 0 && (static_cast<unsigned char>(e.reason[cut]) & 0xC0) == 0x80) --cut;
+      e.reason = e.reason.substr(0, cut) + "... (driftctl result shows it all)";
     }
     const std::size_t size = 64 + e.app.size() + e.name.size() + e.owner.size() +
                              e.reason.size() + 4 * e.nodes.size();

@@ -46,12 +46,15 @@ std::string Admission::admit(const std::string& address, TimePoint now) {
   return {};
 }
 
-Admission::Full Admission::full(const std::string& address) const {
-  if (pending_ >= limits_.max_pending) return Full::kAll;
+Admission::Full Admission::full(const std::string& address, TimePoint now) const {
   const auto it = sources_.find(address);
-  return it != sources_.end() && it->second.pending >= limits_.max_pending_per_address
-             ? Full::kAddress
-             : Full::kNo;
+  if (it != sources_.end()) {
+    const Source& s = it->second;
+    const double elapsed = std::max(0.0, std::chrono::duration<double>(now - s.refilled).count());
+    if (std::min(limits_.burst, s.tokens + elapsed * limits_.per_second) < 1) return Full::kRate;
+    if (s.pending >= limits_.max_pending_per_address) return Full::kAddress;
+  }
+  return pending_ >= limits_.max_pending ? Full::kAll : Full::kNo;
 }
 
 void Admission::settled(const std::string& address) {

@@ -32,8 +32,10 @@ class Admission {
   // the address's own, or all addresses' together. The transport then makes room by closing the
   // oldest of those handshakes if it has taken long enough (transport.cc): twenty silent
   // connections must not lock every later client out, and loopback clients share one address.
-  enum class Full { kNo, kAddress, kAll };
-  Full full(const std::string& address) const;
+  // kAddress is said first: a newcomer its own address's bound refuses never makes room among
+  // the others'. kRate: not within its address's rate, room or not (nothing is closed for it).
+  enum class Full { kNo, kAddress, kAll, kRate };
+  Full full(const std::string& address, TimePoint now) const;
   // A pending connection from `address` completed its handshake, or was closed before that.
   void settled(const std::string& address);
 

@@ -99,6 +99,9 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   // Who the peer proved to be at the TLS handshake: the member (a daemon, or driftctl with the
   // cluster secret) or a token's holder. A connection we made is to a member.
   const Principal& principal() const { return principal_; }
+  // Whether the peer has sent anything yet (its TLS hello, or in plaintext any byte): the
+  // admission makes room by closing only connections that have not (Transport::make_room).
+  bool heard_from_peer() const;
   const std::string& remote() const { return remote_; }
   Side side() const { return side_; }
   // A short description for logs: "node 3 (127.0.0.1:7402)" or "client 127.0.0.1:51234".

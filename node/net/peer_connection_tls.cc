@@ -3,6 +3,8 @@
 // thread's bulk lane (idle_lane.h).
 #include "node/net/peer_connection.h"
 
+#include <openssl/ssl.h>
+
 namespace drift {
 
 // Runs the TLS handshake's steps as the socket allows.
@@ -30,6 +32,11 @@ void PeerConnection::tls_handshake() {
     if (ec) return self->close("TLS handshake: " + ec.message());
     self->tls_handshake();
   });
+}
+
+bool PeerConnection::heard_from_peer() const {
+  if (!tls_) return read_end_ > 0;  // plaintext (tests only)
+  return tls_ready_ || BIO_number_read(SSL_get_rbio(tls_->ssl())) > 0;  // its socket's bytes
 }
 
 void PeerConnection::on_tls_handshake() {

@@ -62,7 +62,8 @@ void Transport::admit(asio::ip::tcp::socket socket) {
   if (ec) return;  // already gone
   const std::string address = remote.address().to_string();
   const auto now = std::chrono::steady_clock::now();
-  if (const auto full = admission_.full(address); full != Admission::Full::kNo) {
+  if (const auto full = admission_.full(address, now);
+      full == Admission::Full::kAddress || full == Admission::Full::kAll) {
     make_room(full == Admission::Full::kAddress ? &address : nullptr, now);
   }
   if (std::string why = admission_.admit(address, now); !why.empty()) {
@@ -88,9 +89,13 @@ void Transport::settle(const ConnectionPtr& conn) {
 }
 
 void Transport::make_room(const std::string* address, std::chrono::steady_clock::time_point now) {
+  // Only one that has sent nothing at all: a real client's first bytes (its TLS hello) come at
+  // once, however slow the rest of its handshake (a PC at a hundredth of a core, a long RTT).
   auto oldest = unsettled_.end();
   for (auto it = unsettled_.begin(); it != unsettled_.end(); ++it) {
     if (address && it->second.address != *address) continue;
+    const ConnectionPtr c = it->second.conn.lock();
+    if (!c || c->heard_from_peer()) continue;
     if (oldest == unsettled_.end() || it->second.since < oldest->second.since) oldest = it;
   }
   if (oldest == unsettled_.end() || now - oldest->second.since < kYieldAfter) return;

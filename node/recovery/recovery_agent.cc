@@ -62,7 +62,11 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
   ++copies_kept_;
   if (state) bytes_kept_ += state->size();
   store_.put(task, step, state);
-  if (!disk_ || !hooks_.post) return then();
+  if (!disk_) return then();
+  if (!hooks_.post) {  // no way back to the network thread: written, acknowledged from memory
+    disk_->write(task, step, std::move(state));
+    return then();
+  }
   disk_->write(task, step, std::move(state),
                [post = hooks_.post, alive = std::weak_ptr<bool>(alive_),
                 then = std::move(then)](bool on_disk) mutable {

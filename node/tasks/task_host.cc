@@ -33,7 +33,7 @@ TaskHost::TaskHost(asio::io_context& io, const Containment& containment, Params 
       params_(std::move(params)),
       hooks_(std::move(hooks)),
       alive_(std::make_shared<bool>(true)) {
-  if (containment_.job_uids) job_uids_.emplace(*containment_.job_uids);
+  if (containment_.job_uids) job_uids_.emplace(*containment_.job_uids, params_.node);
 }
 
 TaskHost::~TaskHost() {
@@ -51,6 +51,7 @@ void TaskHost::end_all() {
   }
   for (auto& [ptr, worker] : stopping_) worker->kill();
   stopping_.clear();
+  stopping_uids_.clear();
   jobs_.clear();
 }
 
@@ -248,7 +249,9 @@ void TaskHost::drop(std::uint64_t job, bool kill) {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) return;
   fail_pending(it->second, "the job ended here");
+  const WorkerProcess* worker = it->second.worker.get();
   stop_worker(it->second, kill);
+  if (worker && it->second.uid) stopping_uids_[worker] = std::move(it->second.uid);
   jobs_.erase(it);
 }
 
@@ -262,6 +265,7 @@ void TaskHost::stop_worker(HostedJob& hosted, bool kill) {
     if (!*alive) return;
     if (!ending.expected) spdlog::debug("a stopped worker {}", ending.how);
     stopping_.erase(id);
+    stopping_uids_.erase(id);
   });
   if (kill) {
     worker->kill();

@@ -271,6 +271,9 @@ class TaskHost {
   bool paused_ = false;
   std::optional<JobUids> job_uids_;  // before jobs_: their leases go back to it
   std::map<std::uint64_t, HostedJob> jobs_;
+  // The uid of an ended job's worker still stopping (stop_grace): not given to another job
+  // before that worker is gone.
+  std::map<const WorkerProcess*, JobUids::Lease> stopping_uids_;
   // Workers told to stop (ended or rolled-back jobs), kept until they are gone.
   std::map<const WorkerProcess*, std::shared_ptr<WorkerProcess>> stopping_;
   std::shared_ptr<bool> alive_;

@@ -24,8 +24,14 @@ void BinaryService::on_offer(const ConnectionPtr& client, const AppOffer& offer)
     return refuse("it is arriving from elsewhere already; offer it again in a moment");
   }
   const std::string& user = client->principal().name;
-  std::size_t from_user = 0;
-  for (const auto& [sha, up] : uploads_) from_user += up.client->principal().name == user ? 1 : 0;
+  std::size_t from_user = 0, from_client = 0;
+  for (const auto& [sha, up] : uploads_) {
+    from_user += up.client->principal().name == user ? 1 : 0;
+    from_client += up.client == client ? 1 : 0;
+  }
+  if (from_client >= kUploadsPerClient) {
+    return refuse("too many executables arriving at once; offer it again in a moment");
+  }
   if (from_user >= kUploadsPerUser) {
     return refuse(std::to_string(from_user) + " executables of " + user +
                   "'s are arriving already (at most " + std::to_string(kUploadsPerUser) +

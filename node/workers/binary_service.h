@@ -77,11 +77,13 @@ class BinaryService {
   static constexpr std::chrono::seconds kSourcePatience{10};
   // An upload whose client sends nothing for this long is abandoned, and its slot free again:
   // offers never followed by a piece held every slot for as long as their connections stayed.
-  static constexpr std::chrono::seconds kUploadPatience{10};
-  // Uploads at once, per user (the principal: however many connections it opens) and in all;
-  // executables sent to other nodes at once (more wait their turn): bounds on what clients and
-  // fetching nodes make this node hold.
-  static constexpr std::size_t kUploadsPerUser = 2, kUploads = 16, kServing = 4, kQueued = 256;
+  static constexpr std::chrono::seconds kUploadPatience{30};
+  // Uploads at once, per connection, per user (the principal, however many connections it
+  // opens: everyone holding the cluster secret is one) and in all; executables sent to other
+  // nodes at once (more wait their turn): bounds on what clients and fetching nodes make this
+  // node hold, and no user takes every slot.
+  static constexpr std::size_t kUploadsPerClient = 2, kUploadsPerUser = 8, kUploads = 16,
+                               kServing = 4, kQueued = 256;
 
   asio::io_context& io_;
   Messenger& messenger_;

@@ -32,7 +32,11 @@ bool range_mapped(const UidRange& range, const std::string& id_map);
 
 class JobUids {
  public:
-  explicit JobUids(UidRange range) : range_(range), next_(range.first) {}
+  // `start` (a node id) picks where in the range it begins, so that daemons sharing a machine
+  // (a local cluster run as root) seldom give the same uid; give those disjoint ranges to be
+  // sure.
+  explicit JobUids(UidRange range, std::uint64_t start = 0)
+      : range_(range), next_(static_cast<uid_t>(range.first + (start * 4099) % range.size())) {}
 
   // Gives a uid back when it is destroyed.
   class Lease {

@@ -150,6 +150,11 @@ TEST_F(DriftctlCliTest, TasksAndMigrateOnARunningJob) {
   ASSERT_TRUE(poll_until(std::chrono::seconds(20), std::chrono::milliseconds(100),
                          [&] { return (tasks = tasks_of(c)).size() == 6; }));
   const std::string id = tasks[0]["job"].get<std::string>() + ":0";
+  // Listed is not yet running (every node's worker up): a task moves once its job has stepped.
+  ASSERT_TRUE(poll_until(std::chrono::seconds(30), std::chrono::milliseconds(100), [&] {
+    const auto jobs = nlohmann::json::parse(driftctl(c + "jobs --json").out);
+    return jobs.is_array() && !jobs.empty() && jobs[0].value("step", 0) > 0;
+  })) << driftctl(c + "jobs --json").out;
   // `top` lists the running job (and refreshes; --once shows one frame).
   const auto top = driftctl(c + "top --once --all");
   ASSERT_EQ(top.exit_code, 0) << top.out;

@@ -27,16 +27,21 @@ TEST(AdmissionTest, CapsConnectionsInTheirHandshakeInAllAndPerAddress) {
 
 TEST(AdmissionTest, SaysWhichBoundANewConnectionWouldMeet) {
   Admission a({/*max_pending=*/4, /*per_address=*/2, /*per_second=*/1000, /*burst=*/1000});
-  EXPECT_EQ(a.full("10.0.0.1"), Admission::Full::kNo);
+  EXPECT_EQ(a.full("10.0.0.1", kAdmissionT0), Admission::Full::kNo);
   EXPECT_EQ(a.admit("10.0.0.1", kAdmissionT0), "");
   EXPECT_EQ(a.admit("10.0.0.1", kAdmissionT0), "");
-  EXPECT_EQ(a.full("10.0.0.1"), Admission::Full::kAddress);
-  EXPECT_EQ(a.full("10.0.0.2"), Admission::Full::kNo);
+  EXPECT_EQ(a.full("10.0.0.1", kAdmissionT0), Admission::Full::kAddress);
+  EXPECT_EQ(a.full("10.0.0.2", kAdmissionT0), Admission::Full::kNo);
   EXPECT_EQ(a.admit("10.0.0.2", kAdmissionT0), "");
   EXPECT_EQ(a.admit("10.0.0.3", kAdmissionT0), "");
-  EXPECT_EQ(a.full("10.0.0.9"), Admission::Full::kAll);
+  EXPECT_EQ(a.full("10.0.0.9", kAdmissionT0), Admission::Full::kAll);
   a.settled("10.0.0.1");
-  EXPECT_EQ(a.full("10.0.0.1"), Admission::Full::kNo);
+  EXPECT_EQ(a.full("10.0.0.1", kAdmissionT0), Admission::Full::kNo);
+  // Out of its rate: said before any bound, so nothing is closed for it.
+  Admission slow({/*max_pending=*/4, /*per_address=*/2, /*per_second=*/1, /*burst=*/1});
+  EXPECT_EQ(slow.admit("10.0.0.1", kAdmissionT0), "");
+  EXPECT_EQ(slow.full("10.0.0.1", kAdmissionT0), Admission::Full::kRate);
+  EXPECT_EQ(slow.full("10.0.0.1", kAdmissionT0 + 2s), Admission::Full::kNo);
 }
 
 TEST(AdmissionTest, LimitsTheRateOfNewConnectionsPerAddress) {
