@@ -10,9 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "node/machine/proc_file.h"
 #include "node/workers/child_start.h"
 #include "node/workers/child_starter.h"
 
@@ -55,14 +54,8 @@ Result<std::optional<UidRange>> job_uid_range(const std::string& text) {
   const bool automatic = text == "auto";
   auto range = parse_uid_range(automatic ? WorkerSettings::kDefaultJobUids : text);
   if (!range) return Status::error("worker.job_uids = " + range.error());
-  std::string uids, gids;
-  for (auto [file, out] : {std::pair{"/proc/self/uid_map", &uids}, {"/proc/self/gid_map", &gids}}) {
-    std::ifstream in(file);
-    std::ostringstream text_of;
-    text_of << in.rdbuf();
-    *out = text_of.str();
-  }
-  if (range_mapped(*range, uids) && range_mapped(*range, gids)) {
+  const auto uids = read_text("/proc/self/uid_map"), gids = read_text("/proc/self/gid_map");
+  if (uids && gids && range_mapped(*range, *uids) && range_mapped(*range, *gids)) {
     return std::optional<UidRange>(*range);
   }
   if (automatic) return std::optional<UidRange>();
