@@ -205,6 +205,17 @@ TEST_F(ConfigTest, WorkerFlagsAreReadAndChecked) {
            {"worker.sched_idle = '1'", at(6), "must be one of true, false"});
 }
 
+TEST_F(ConfigTest, WorkerJobUidsAreAutoOffOrARange) {
+  EXPECT_EQ(config_of(parse_file(kMinimal)).worker.job_uids, "auto");
+  EXPECT_EQ(config_of(parse_file(kMinimal, {"--worker.job_uids=off"})).worker.job_uids, "off");
+  EXPECT_EQ(config_of(parse_file(kMinimal, {"--worker.job_uids=3000-3999"})).worker.job_uids,
+            "3000-3999");
+  error_of(parse_file(kMinimal, {"--worker.job_uids=10-5"}),
+           {"worker.job_uids = '10-5' (command line)", "FIRST is above LAST"});
+  error_of(parse_file(std::string(kMinimal) + "[worker]\njob_uids = 0-9\n"),
+           {"worker.job_uids = '0-9'", at(6), "expected auto, off or FIRST-LAST"});
+}
+
 TEST_F(ConfigTest, TheStepFloorIsOnByDefaultAndABoolean) {
   EXPECT_TRUE(config_of(parse_file(kMinimal)).balance.step_floor);
   EXPECT_FALSE(config_of(parse_file(std::string(kMinimal) + "[balance]\nstep_floor = false\n"))
