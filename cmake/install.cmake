@@ -1,7 +1,7 @@
 # What `cmake --install build --prefix P` puts where (FHS; DESTDIR works): driftctl in P/bin,
 # driftd in P/sbin, the applications in P/lib/drift/apps (where both look for them by default),
-# the service — /etc/drift/driftd.conf, the systemd unit, /etc/logrotate.d/drift (P/etc/... for a
-# prefix other than /usr), man pages driftd(8) and driftctl(1) — and the SDK: headers in
+# the service — /etc/drift/driftd.conf, the systemd unit, /etc/logrotate.d/drift (P/etc/... and
+# P/lib/systemd/system for a prefix other than /usr), man pages driftd(8) and driftctl(1) — and the SDK: headers in
 # P/include/drift, libdrift_app.a in P/lib, the CMake package in P/lib/cmake/drift
 # (find_package(drift 0.x CONFIG), target drift::app) and P/lib/pkgconfig/drift.pc.
 include(CMakePackageConfigHelpers)
@@ -9,18 +9,27 @@ include(GNUInstallDirs)
 
 install(TARGETS driftctl RUNTIME DESTINATION bin COMPONENT runtime)
 install(TARGETS driftd RUNTIME DESTINATION sbin COMPONENT runtime)
-install(FILES ${PROJECT_SOURCE_DIR}/packaging/driftd.conf
-        DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/drift COMPONENT runtime)
-install(FILES ${PROJECT_SOURCE_DIR}/packaging/logrotate.drift RENAME drift
-        DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/logrotate.d COMPONENT runtime)
+# A system install (configured with prefix /usr, as scripts/package.sh does) puts the service's
+# files in /etc and /lib/systemd/system; any other prefix keeps them under it, relative, so that
+# `cmake --install build --prefix P` writes nothing outside P whatever prefix was configured.
 if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(drift_etc_dir /etc)
   set(drift_unit_default /lib/systemd/system)  # Debian 12's place for packaged units
 else()
-  set(drift_unit_default ${CMAKE_INSTALL_PREFIX}/lib/systemd/system)
+  set(drift_etc_dir etc)
+  set(drift_unit_default lib/systemd/system)
 endif()
-set(DRIFT_SYSTEMD_UNIT_DIR ${drift_unit_default} CACHE PATH "where driftd.service is installed")
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/driftd.conf
+        DESTINATION ${drift_etc_dir}/drift COMPONENT runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/logrotate.drift RENAME drift
+        DESTINATION ${drift_etc_dir}/logrotate.d COMPONENT runtime)
+set(DRIFT_SYSTEMD_UNIT_DIR "" CACHE PATH "where driftd.service is installed (empty: as above)")
+set(drift_unit_dir "${DRIFT_SYSTEMD_UNIT_DIR}")
+if(drift_unit_dir STREQUAL "")
+  set(drift_unit_dir ${drift_unit_default})
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/driftd.service
-        DESTINATION ${DRIFT_SYSTEMD_UNIT_DIR} COMPONENT runtime)
+        DESTINATION ${drift_unit_dir} COMPONENT runtime)
 # Member certificates for cluster.tls_* (README, "Member certificates").
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/make-cluster-certs.sh
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/drift COMPONENT runtime)

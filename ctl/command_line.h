@@ -25,5 +25,8 @@ std::string plain_number(double value);
 int usage_error(const std::string& command, const std::string& message);
 // "driftctl: <message>" on stderr; returns `exit_code`, or kExitRefused for a daemon's refusal.
 int report_failure(int exit_code, const std::string& message);
+// With --json on the command line: usage errors and failures are also one JSON object on
+// stdout, {"error": MESSAGE, "exit": CODE}, so that a script reading stdout learns why.
+void failures_as_json(bool on);
 
 }  // namespace drift::ctl

@@ -1,15 +1,18 @@
 #include "ctl/connection_settings.h"
 
 #include <boost/program_options/value_semantic.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "ctl/command_line.h"
 #include "ctl/exit_codes.h"
 #include "ctl/owner_socket_client.h"
 #include "ctl/secret_file.h"
+#include "node/config/secret_exposure.h"
 #include "node/net/access_token.h"
 
 namespace po = boost::program_options;
@@ -88,6 +91,20 @@ std::optional<std::string> ConnectionSettings::owner_socket_to_use() const {
   return std::string(kDefaultOwnerSocket);
 }
 
+namespace {
+
+// Once per file and run: a command may connect many times.
+void warn_if_exposed(const std::string& file, const std::string& what) {
+  static std::set<std::string> warned;
+  if (warned.count(file)) return;
+  if (auto exposed = exposure_warning(file, what)) {
+    warned.insert(file);
+    std::fprintf(stderr, "driftctl: warning: %s\n", exposed->c_str());
+  }
+}
+
+}  // namespace
+
 Result<ConnectOptions> ConnectionSettings::connect_options() const {
   auto ep = endpoint();
   if (!ep) return ep.status();
@@ -106,6 +123,7 @@ Result<ConnectOptions> ConnectionSettings::connect_options() const {
     if (!token) {
       return Status::error("token file '" + token_file + "' (" + token_origin + "): " + token.error());
     }
+    warn_if_exposed(token_file, "token file");
     options.token_identity = token->identity;
     options.token_key = token->key;
     options.secret_source = "token file " + token_file;
@@ -119,6 +137,7 @@ Result<ConnectOptions> ConnectionSettings::connect_options() const {
                                  : "from " + secret_origin;
     return Status::error(secret.error() + " (" + hint + ")");
   }
+  warn_if_exposed(secret_file, "secret file");
   options.secret = std::move(secret).value();
   options.secret_source = secret_file;
   return options;

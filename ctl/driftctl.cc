@@ -1,6 +1,7 @@
 // driftctl_main() (driftctl.h): splits global options from the command and dispatches.
 #include "ctl/driftctl.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <string>
@@ -125,6 +126,8 @@ int driftctl_main(int argc, char** argv) {
   std::vector<std::string> global, rest;
   std::string command;
   split_command(std::vector<std::string>(argv + 1, argv + argc), global, command, rest);
+  // --json (of run, attach, result, jobs, status, fault run): failures as JSON on stdout too.
+  failures_as_json(std::find(rest.begin(), rest.end(), "--json") != rest.end());
   auto settings = ConnectionSettings::from_environment();
   po::options_description options;
   options.add(general_options()).add(settings.options());

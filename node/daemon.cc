@@ -103,7 +103,16 @@ Daemon::Daemon(NodeConfig config, const Containment& containment)
                                      config_.chunk_bytes, host_.max_state(),
                                      [&io = io_](std::function<void()> fn) {
                                        asio::post(io, std::move(fn));
-                                     }}),
+                                     },
+                                     [&io = io_](std::chrono::milliseconds after,
+                                                 std::function<void()> fn) {
+                                       auto timer = std::make_shared<asio::steady_timer>(io, after);
+                                       timer->async_wait([timer, fn = std::move(fn)](
+                                                             const asio::error_code& ec) {
+                                         if (!ec) fn();
+                                       });
+                                     },
+                                     config_.checkpoint.disk_patience}),
       task_lists_(io_),
       sweep_timer_(io_),
       ready_timer_(io_) {}

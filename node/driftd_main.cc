@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "node/config/config.h"
+#include "node/config/secret_exposure.h"
 #include "node/daemon.h"
 #include "node/machine/cpu_pin.h"
 #include "node/machine/cpu_quota.h"
@@ -98,6 +99,9 @@ int main(int argc, char** argv) {
   }
   if (!bound->empty()) spdlog::info("{}", *bound);
   spdlog::info("{}", containment->summary);
+  if (auto exposed = drift::exposure_warning(config.secret_file, "cluster.secret_file")) {
+    spdlog::warn("{} ({})", *exposed, config.where("cluster.secret_file"));
+  }
   try {
     drift::Daemon daemon(std::move(config), *containment);
     if (auto st = daemon.start(); !st) {

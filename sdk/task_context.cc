@@ -1,5 +1,6 @@
 #include "sdk/task_context.h"
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -14,9 +15,16 @@ TaskContext::TaskContext(TaskSlot& slot, const Emulator* emulator, std::uint64_t
 }
 
 void TaskContext::send(TaskId to, std::uint32_t tag, std::vector<std::uint8_t> payload) {
-  if (to.job != slot_.id.job || to.index >= slot_.job.spec.tasks) {
-    throw std::invalid_argument("send to task " + std::to_string(to.job) + ":" +
-                                std::to_string(to.index) + " outside this job");
+  if (to.job != slot_.id.job) {
+    char jobs[64];
+    std::snprintf(jobs, sizeof jobs, "%#llx, not this job %#llx",
+                  static_cast<unsigned long long>(to.job),
+                  static_cast<unsigned long long>(slot_.id.job));
+    throw std::invalid_argument("send to task " + std::to_string(to.index) + " of job " + jobs);
+  }
+  if (to.index >= slot_.job.spec.tasks) {
+    throw std::invalid_argument("send to task " + std::to_string(to.index) + ": this job's tasks "
+                                "are 0.." + std::to_string(slot_.job.spec.tasks - 1));
   }
   if (max_payload_ > 0 && payload.size() > max_payload_) {
     throw std::length_error("send of " + std::to_string(payload.size()) + " bytes to task " +

@@ -90,7 +90,7 @@ class Worker {
 
 // Not dumpable: no process without CAP_SYS_PTRACE may read or write this one's memory
 // (process_vm_readv, /proc/PID/mem, ptrace), not even another job's worker under the same user
-// (a daemon not run as root: worker.job_uids needs root), and it leaves no core file with task
+// (a daemon that may not switch users: worker.job_uids), and it leaves no core file with task
 // state on the owner's disk. Sanitized builds stay dumpable: LeakSanitizer ptraces its own
 // threads at exit.
 void guard_memory() {

@@ -178,6 +178,7 @@ Status apply(const Sources& src, NodeConfig& c) {
       .millis("checkpoint.stall_ms", 0, kTenMinutes * 6, c.checkpoint.stall)
       .flag("checkpoint.disk", c.checkpoint.disk)
       .millis("checkpoint.disk_wait_ms", 1, kTenMinutes * 6, c.checkpoint.disk_wait)
+      .millis("checkpoint.disk_patience_ms", 1, kTenMinutes * 6, c.checkpoint.disk_patience)
       .whole("net.max_frame_bytes", 1024, 1u << 30, c.max_frame_bytes)
       .millis("net.reconnect_min_ms", 1, kTenMinutes, c.reconnect_min)
       .millis("net.reconnect_max_ms", 1, kTenMinutes, c.reconnect_max)

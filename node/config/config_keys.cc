@@ -109,6 +109,11 @@ std::vector<KeySpec> key_specs() {
        "with checkpoint.disk: how long such a job waits for a restarted node's copies, and how "
        "long a restarted node keeps copies no job's root claims" +
            dflt(millis_text(d.checkpoint.disk_wait))},
+      {"checkpoint.disk_patience_ms", "MS",
+       "with checkpoint.disk: a copy not on disk after this long (a hung disk, an NFS server "
+       "gone) is acknowledged from memory, and copies are kept in memory only until the disk "
+       "has done every write asked of it (both said in the log)" +
+           dflt(millis_text(d.checkpoint.disk_patience))},
       {"net.max_frame_bytes", "BYTES",
        "largest frame accepted" + dflt(std::to_string(d.max_frame_bytes))},
       {"net.reconnect_min_ms", "MS", "first reconnect delay" + dflt(millis_text(d.reconnect_min))},
@@ -175,13 +180,15 @@ std::vector<KeySpec> key_specs() {
        "take on top of load / capacity; false: advertise none (real machines only)" +
            dflt(d.balance.step_floor ? "true" : "false")},
       {"worker.user", "NAME",
-       "when driftd runs as root, applications' answers to questions (--drift-query) run as "
+       "when driftd runs as root (or holds CAP_SETUID, CAP_SETGID and CAP_KILL, as the "
+       "packaged service does), applications' answers to questions (--drift-query) run as "
        "this user, and so do workers (the processes that run applications' tasks) with "
-       "worker.job_uids = off: auto = the drift system user if there is one, else nobody; "
-       "daemon = driftd's own user" +
+       "worker.job_uids = off: auto = the drift system user if there is one and driftd is not "
+       "it, else nobody; daemon = driftd's own user" +
            dflt(d.worker.user)},
       {"worker.job_uids", "FIRST-LAST|auto|off",
-       "when driftd runs as root, each job's workers on this node run as a user id of their "
+       "when driftd runs as root (or with CAP_SETUID, CAP_SETGID and CAP_KILL), each job's "
+       "workers on this node run as a user id of their "
        "own from this range (and the group id of the same number), so that one job's workers "
        "can neither read, change nor signal another's; worker.user then runs only the "
        "applications' answers to questions. auto = " +

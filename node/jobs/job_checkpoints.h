@@ -27,6 +27,9 @@ struct CheckpointPolicy {
   // node waits this long for a node holding one to restart and offer it before it fails.
   bool disk = false;
   std::chrono::milliseconds disk_wait{60000};
+  // A copy not on disk after this long is acknowledged from memory, and copies stay in memory
+  // only until the disk has caught up (a hung disk must not hold every checkpoint back).
+  std::chrono::milliseconds disk_patience{5000};
   bool enabled() const { return every_steps > 0 || interval.count() > 0; }
 };
 

@@ -63,16 +63,13 @@ void JobCoordinator::keep_end(JobEntry entry, JobArchive::End end) {
   std::optional<JobEndDisk::Record> record;
   if (end_disk_) record = JobEndDisk::Record{entry, end, JobEndDisk::WallClock::now()};
   archive_.add(std::move(entry), std::move(end), std::chrono::steady_clock::now());
-  if (!record) return;
-  if (Status st = end_disk_->save(*record); !st) {  // after add(), which drops an older copy
-    spdlog::warn("job {:#x}: its end is not kept on disk: {}", record->entry.job, st.message());
-  }
+  if (record) end_disk_->save_later(std::move(*record));  // after add(), which drops an older copy
 }
 
 JobEndDisk::Loaded JobCoordinator::use_end_disk(JobEndDisk disk) {
   JobEndDisk::Loaded loaded = disk.load(JobArchive::kMaxKept);
   end_disk_.emplace(std::move(disk));
-  archive_.set_on_drop([this](std::uint64_t job) { end_disk_->erase(job); });
+  archive_.set_on_drop([this](std::uint64_t job) { end_disk_->erase_later(job); });
   const auto now = std::chrono::steady_clock::now();
   const auto wall = JobEndDisk::WallClock::now();
   for (const JobEndDisk::Record& r : loaded.ends) {  // oldest first, as the archive keeps them

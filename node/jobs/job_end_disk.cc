@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <asio/post.hpp>
+#include <spdlog/spdlog.h>
+
 #include <drift/archives.h>
 #include "node/service/durable_file.h"
 
@@ -35,9 +38,13 @@ Result<JobEndDisk> JobEndDisk::open(fs::path dir) {
   return JobEndDisk(std::move(dir));
 }
 
-fs::path JobEndDisk::path_of(std::uint64_t job) const { return dir_ / (hex_name(job) + kSuffix); }
+fs::path JobEndDisk::path_of(const fs::path& dir, std::uint64_t job) {
+  return dir / (hex_name(job) + kSuffix);
+}
 
-Status JobEndDisk::save(const Record& r) const {
+Status JobEndDisk::save(const Record& r) const { return save_in(dir_, r); }
+
+Status JobEndDisk::save_in(const fs::path& dir, const Record& r) {
   EndFile file;
   file.ended_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(r.ended.time_since_epoch()).count();
@@ -48,12 +55,27 @@ Status JobEndDisk::save(const Record& r) const {
   } else {
     file.ended.failure = std::get<JobFailed>(r.end);
   }
-  return write_durably(path_of(r.entry.job), encode_portable(file));
+  return write_durably(path_of(dir, r.entry.job), encode_portable(file));
 }
 
-void JobEndDisk::erase(std::uint64_t job) const {
+void JobEndDisk::erase(std::uint64_t job) const { erase_in(dir_, job); }
+
+void JobEndDisk::erase_in(const fs::path& dir, std::uint64_t job) {
   std::error_code ec;
-  fs::remove(path_of(job), ec);
+  fs::remove(path_of(dir, job), ec);
+}
+
+void JobEndDisk::save_later(Record record) const {
+  // The dir only: a copy of this object would hold the writer itself.
+  asio::post(*writer_, [dir = dir_, record = std::move(record)] {
+    if (Status st = save_in(dir, record); !st) {
+      spdlog::warn("job {:#x}: its end is not kept on disk: {}", record.entry.job, st.message());
+    }
+  });
+}
+
+void JobEndDisk::erase_later(std::uint64_t job) const {
+  asio::post(*writer_, [dir = dir_, job] { erase_in(dir, job); });
 }
 
 JobEndDisk::Loaded JobEndDisk::load(std::size_t max_ends) const {

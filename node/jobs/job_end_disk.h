@@ -4,14 +4,18 @@
 // when the archive drops the end (forgotten, expired, over its bounds). A daemon that restarts
 // loads them back, so `driftctl result` still finds a job that ended before its root went down.
 // The file holds the end's wall-clock time, so that jobs.keep_results counts across restarts.
-// Ends are small and rare: written on the network thread.
+// The daemon writes and deletes them on a thread of their own (save_later, erase_later), in the
+// order asked: a hung disk must not stop the network thread, however small the file.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <asio/thread_pool.hpp>
 
 #include <drift/status.h>
 #include "node/jobs/job_archive.h"
@@ -39,13 +43,21 @@ class JobEndDisk {
   Loaded load(std::size_t max_ends) const;
   Status save(const Record& record) const;
   void erase(std::uint64_t job) const;
+  // save() and erase() on the writer thread; a failed save is logged there.
+  void save_later(Record record) const;
+  void erase_later(std::uint64_t job) const;
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
-  explicit JobEndDisk(std::filesystem::path dir) : dir_(std::move(dir)) {}
-  std::filesystem::path path_of(std::uint64_t job) const;
+  explicit JobEndDisk(std::filesystem::path dir)
+      : dir_(std::move(dir)), writer_(std::make_shared<asio::thread_pool>(1)) {}
+  static std::filesystem::path path_of(const std::filesystem::path& dir, std::uint64_t job);
+  static Status save_in(const std::filesystem::path& dir, const Record& record);
+  static void erase_in(const std::filesystem::path& dir, std::uint64_t job);
+  std::filesystem::path path_of(std::uint64_t job) const { return path_of(dir_, job); }
 
   std::filesystem::path dir_;
+  std::shared_ptr<asio::thread_pool> writer_;  // one thread: writes in the order asked
 };
 
 }  // namespace drift

@@ -63,18 +63,53 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
   if (state) bytes_kept_ += state->size();
   store_.put(task, step, state);
   if (!disk_) return then();
+  if (disk_late_) {  // kept in memory only until the disk has caught up
+    ++disk_skipped_;
+    return then();
+  }
   if (!hooks_.post) {  // no way back to the network thread: written, acknowledged from memory
     disk_->write(task, step, std::move(state));
     return then();
   }
+  // Acknowledged once: when the disk is done with it, or when it has waited too long.
+  auto once = std::make_shared<std::function<void()>>(std::move(then));
+  auto finish = [once] {
+    if (!*once) return;
+    auto f = std::move(*once);
+    *once = nullptr;
+    f();
+  };
+  ++disk_pending_;
   disk_->write(task, step, std::move(state),
-               [post = hooks_.post, alive = std::weak_ptr<bool>(alive_),
-                then = std::move(then)](bool on_disk) mutable {
+               [this, post = hooks_.post, alive = std::weak_ptr<bool>(alive_),
+                finish](bool on_disk) {
                  (void)on_disk;  // a failed write is logged; the memory copy stands
-                 post([alive, then = std::move(then)] {
-                   if (alive.lock()) then();
+                 post([this, alive, finish] {
+                   if (!alive.lock()) return;
+                   if (--disk_pending_ == 0 && disk_late_) {
+                     disk_late_ = false;
+                     spdlog::warn("checkpoint.disk: {} has caught up; copies are written again "
+                                  "({} were kept in memory only meanwhile)",
+                                  disk_->dir().string(), disk_skipped_);
+                     disk_skipped_ = 0;
+                   }
+                   finish();
                  });
                });
+  if (!hooks_.post_after) return;
+  hooks_.post_after(hooks_.disk_patience, [this, alive = std::weak_ptr<bool>(alive_), finish,
+                                           once, task, step] {
+    if (!alive.lock() || !*once) return;
+    if (!disk_late_) {
+      disk_late_ = true;
+      spdlog::warn("checkpoint.disk: the copy of task {:#x}/{} at step {} is not on disk after "
+                   "{} ms ({} does not answer): it is acknowledged from memory, and copies are "
+                   "kept in memory only until the disk has caught up",
+                   task.job, task.index, step, hooks_.disk_patience.count(),
+                   disk_->dir().string());
+    }
+    finish();
+  });
 }
 
 void RecoveryAgent::discard_after(std::uint64_t job, std::uint64_t step) {

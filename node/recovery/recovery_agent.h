@@ -38,6 +38,12 @@ class RecoveryAgent {
     // Runs a function on the network thread (from the disk's thread): with checkpoint.disk a
     // copy is passed on and acknowledged only once it is on disk.
     std::function<void(std::function<void()>)> post;
+    // Runs a function on the network thread after a while. A copy the disk has not finished
+    // within `disk_patience` is acknowledged from memory, and until the disk has caught up with
+    // every write asked of it, copies are kept in memory only (a hung disk, an NFS server
+    // gone, must not hold every checkpoint of the node's jobs back; say so in the log).
+    std::function<void(std::chrono::milliseconds, std::function<void()>)> post_after;
+    std::chrono::milliseconds disk_patience{5000};
   };
 
   RecoveryAgent(Messenger& messenger, TaskHost& host, LocationCache& locations, Hooks hooks);
@@ -75,7 +81,7 @@ class RecoveryAgent {
   // Keeps the copy in memory, and with checkpoint.disk writes it; `then` runs (on the network
   // thread) once the disk is done with it: written, failed (logged; the memory copy stands) or
   // skipped as superseded (the root ignores so late an acknowledgement); at once without a
-  // disk. With checkpoint.disk a checkpoint commits only
+  // disk; after disk_patience, or at once while the disk is late, from memory. With checkpoint.disk a checkpoint commits only
   // when both its copies of every task are on disk: acknowledged at once, a copy still queued
   // for the disk was lost with its node while the commit had deleted the older step (a fresh
   // user's two kills at a commit: 4 of 9 jobs failed with both copies of a task gone).
@@ -98,6 +104,11 @@ class RecoveryAgent {
   // a moment ago): ready once they are, so that no task's first messages are dropped.
   std::map<std::uint64_t, JobRollback> unready_;
   std::uint64_t copies_kept_ = 0, bytes_kept_ = 0;
+  // checkpoint.disk: writes asked of the disk not done yet; whether one of them outlasted
+  // disk_patience (copies are then not written, only kept in memory); copies not written so.
+  std::size_t disk_pending_ = 0;
+  bool disk_late_ = false;
+  std::uint64_t disk_skipped_ = 0;
 };
 
 }  // namespace drift

@@ -1,6 +1,7 @@
 #include "node/workers/child_start.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -30,7 +31,7 @@ constexpr const char* kSteps[] = {
     "set SCHED_IDLE",         "limit its address space",   "drop supplementary groups",
     "switch group",           "switch user",               "ask to die with driftd",
     "forbid new privileges",  "change to /",               "start the executable",
-    "join the guests' CPU cgroup"};
+    "join the guests' CPU cgroup", "drop its capabilities"};
 
 [[noreturn]] void child_fail(int error_fd, int step) {
   ChildError e{step, errno};
@@ -107,6 +108,13 @@ bool place(int from, int to, bool inherit) {
     if (::syscall(SYS_setgroups, 0, nullptr) != 0) child_fail(error_fd, 5);
     if (::syscall(SYS_setresgid, p.gid, p.gid, p.gid) != 0) child_fail(error_fd, 6);
     if (::syscall(SYS_setresuid, p.uid, p.uid, p.uid) != 0) child_fail(error_fd, 7);
+  }
+  // None of driftd's capabilities (a non-root driftd's CAP_SETUID, CAP_SETGID, CAP_KILL
+  // survive a switch between two non-zero uids), before the executable runs.
+  {
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = {};
+    if (::syscall(SYS_capset, &header, none) != 0) child_fail(error_fd, 13);
   }
   // After the switch: a change of credentials clears the parent-death signal.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail(error_fd, 8);

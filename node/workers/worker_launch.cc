@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "node/machine/capabilities.h"
 #include "node/machine/proc_file.h"
 #include "node/workers/child_start.h"
 #include "node/workers/child_starter.h"
@@ -211,13 +212,16 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
     return Status::error("worker.user = 'daemon': driftd runs as root, and workers never do; "
                          "name an unprivileged user (or auto)");
   }
-  if (::geteuid() == 0) {
+  // Root, or a user with just the capabilities it takes (the packaged service: drift with
+  // CAP_SETUID, CAP_SETGID and CAP_KILL).
+  if (may_switch_users()) {
     std::optional<User> user;
     std::string name = s.user;
     if (s.user == "auto") {
+      // Not driftd's own user: it reads the secret and the data directory.
       name = "drift";
       user = look_up(name);
-      if (!user) user = look_up(name = "nobody");
+      if (!user || user->uid == ::geteuid()) user = look_up(name = "nobody");
     } else {
       user = look_up(name);
     }

@@ -2,7 +2,8 @@
 # The out-of-tree example (examples/wave) as a user builds and runs it: the SDK installed into a
 # fresh temporary prefix, the example configured there from scratch with only
 # find_package(drift CONFIG REQUIRED), then run on a local cluster under chaos migrations; its
-# checksum must equal its own --serial reference. Also: pkg-config finds the SDK.
+# checksum must equal its own --serial reference. Also: pkg-config finds the SDK, and an install
+# into another prefix writes nothing outside it.
 # Usage: example_test.sh BUILD_DIR SOURCE_DIR BASE_PORT
 set -euo pipefail
 build=$1 source=$2 port=$3
@@ -22,6 +23,15 @@ test -f "$work/prefix/lib/pkgconfig/drift.pc"
 if command -v pkg-config >/dev/null; then
   PKG_CONFIG_PATH=$work/prefix/lib/pkgconfig pkg-config --cflags --libs drift
 fi
+
+echo "== the whole install into another prefix writes nothing outside it"
+# (DESTDIR shows every file it wrote; the config file and the unit stay under the prefix unless
+# the build was configured for /usr.)
+DESTDIR=$work/dest cmake --install "$build" --prefix /opt/drift-test >/dev/null
+outside=$(cd "$work/dest" && find . -type f ! -path './opt/drift-test/*')
+[[ -z $outside ]] || { echo "FAIL: installed outside the prefix: $outside" >&2; exit 1; }
+grep -q '^CMAKE_INSTALL_PREFIX:PATH=/usr$' "$build/CMakeCache.txt" ||
+  test -f "$work/dest/opt/drift-test/etc/drift/driftd.conf"
 
 echo "== building examples/wave against it"
 cp -r "$source/examples/wave" "$work/wave-src"

@@ -4,6 +4,10 @@
 // restarted with copies that save a job is conf/faults/disk-restart.scn, run by CTest.)
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <signal.h>
@@ -112,7 +116,84 @@ TEST_F(DiskCheckpointTest, AnEndedJobsResultOutlivesItsRootAndDeputyBothRestarti
   auto forgotten = again->receive(ctl::Clock::now() + 10s);
   ASSERT_TRUE(forgotten.is_ok()) << forgotten.error();
   EXPECT_TRUE(std::holds_alternative<JobForget>(*forgotten));
-  EXPECT_FALSE(fs::exists(end_file)) << "forgotten, but still on disk";
+  EXPECT_TRUE(poll_until(5s, 20ms, [&] { return !fs::exists(end_file); }))
+      << "forgotten, but still on disk";
+}
+
+// A file system of its own (ext4 on a loop device) mounted on a node's data dir, which can be
+// frozen (fsfreeze): every write to it then blocks until it is thawed, as on a hung disk.
+class LoopDisk {
+ public:
+  explicit LoopDisk(fs::path at) : at_(std::move(at)), image_(at_.string() + ".img") {
+    fs::create_directories(at_);
+    const std::string make = "truncate -s 128M '" + image_.string() + "' && mkfs.ext4 -q '" +
+                             image_.string() + "' && mount -o loop '" + image_.string() + "' '" +
+                             at_.string() + "' 2>/dev/null";
+    mounted_ = std::system(make.c_str()) == 0;
+  }
+  ~LoopDisk() {
+    thaw();
+    if (mounted_) std::system(("umount -l '" + at_.string() + "'").c_str());
+    std::error_code ec;
+    fs::remove(image_, ec);
+  }
+  bool mounted() const { return mounted_; }
+  bool freeze() { return frozen_ = std::system(("fsfreeze -f '" + at_.string() + "'").c_str()) == 0; }
+  void thaw() {
+    if (frozen_) std::system(("fsfreeze -u '" + at_.string() + "'").c_str());
+    frozen_ = false;
+  }
+
+ private:
+  fs::path at_, image_;
+  bool mounted_ = false, frozen_ = false;
+};
+
+// The oldest step of the copies on a node's disk: a commit deletes the steps below it.
+std::uint64_t oldest_step(const fs::path& dir) {
+  std::uint64_t oldest = 0;
+  for (const auto& copy : CheckpointDisk::load(dir).copies) {
+    oldest = oldest == 0 ? copy.step : std::min(oldest, copy.step);
+  }
+  return oldest;
+}
+
+// A hung disk (node 2's data dir frozen mid-job) holds no checkpoint back: its copies are
+// acknowledged from memory after checkpoint.disk_patience_ms, so the job's checkpoints go on
+// committing (node 1's disk drops older steps), its network thread stays free (no node is
+// declared dead), and once the disk thaws it catches up and the job ends with the serial
+// checksum.
+TEST_F(DiskCheckpointTest, AHungDiskHoldsNoCheckpointBack) {
+  if (::geteuid() != 0) GTEST_SKIP() << "mounting a loop file system needs root";
+  LoopDisk disk(dir_ / "node2");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount an ext4 image with -o loop here";
+  ASSERT_NO_FATAL_FAILURE(start_nodes(
+      2, /*slot=*/69,
+      {"--checkpoint.disk=true", "--checkpoint.disk_patience_ms=1000", "--emulate.speed=1",
+       "--emulate.unit_rate=300000"}));
+  JobSpec spec = ctl::job_spec("heat2d", 4, 400, {{"size", "256x256"}});
+  spec.runtime["checkpoint_steps"] = "10";
+  auto ref = reference_run(spec);
+  ASSERT_TRUE(ref) << ref.error();
+  BackgroundJob job(connect(1), ref->spec, 120s);
+  ASSERT_TRUE(poll_until(60s, 10ms, [&] { return files(2) > 0 && oldest_step(checkpoints(1)) >= 20; }))
+      << "no checkpoint reached both disks";
+  ASSERT_TRUE(disk.freeze()) << "fsfreeze failed";
+  const std::uint64_t frozen_at = oldest_step(checkpoints(1));
+  EXPECT_TRUE(poll_until(60s, 20ms, [&] {
+    return job.done() || oldest_step(checkpoints(1)) >= frozen_at + 50;
+  })) << "checkpoints stopped committing at step " << oldest_step(checkpoints(1))
+      << " with node 2's disk frozen at " << frozen_at;
+  EXPECT_FALSE(job.done()) << "the job ended before its checkpoints were seen to commit";
+  EXPECT_NE(log_of(2).find("acknowledged from memory"), std::string::npos) << log_of(2);
+  disk.thaw();
+  ASSERT_TRUE(job.wait_done(120s)) << "the job did not end";
+  EXPECT_TRUE(ended_with_checksum(job.outcome(), ref->checksum));
+  EXPECT_TRUE(poll_until(10s, 50ms, [&] {
+    return log_of(2).find("has caught up; copies are written again") != std::string::npos;
+  })) << log_of(2);
+  EXPECT_EQ(log_of(1).find("declared dead"), std::string::npos) << log_of(1);
+  cluster().down();
 }
 
 }  // namespace

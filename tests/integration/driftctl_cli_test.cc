@@ -30,6 +30,13 @@ class DriftctlCliTest : public ClusterTest {
   }
 };
 
+// The last line of what driftctl printed (stdout comes after stderr's line of the same failure).
+std::string last_line(std::string out) {
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  const auto cut = out.rfind('\n');
+  return cut == std::string::npos ? out : out.substr(cut + 1);
+}
+
 TEST_F(DriftctlCliTest, LocalUpStatusRunAndDown) {
   const auto up = driftctl("local up --nodes 3 --base-port " + std::to_string(base_port_for(4)) +
                            dir_arg() + " --base-config " + local_conf().string());
@@ -201,6 +208,13 @@ TEST_F(DriftctlCliTest, UsageErrorsExitTwo) {
   EXPECT_NE(bad_size.out.find("12by12"), std::string::npos) << bad_size.out;
   EXPECT_EQ(driftctl("status --node nonsense").exit_code, 2);
   EXPECT_EQ(driftctl("local up").exit_code, 2);
+  // With --json, a script that reads stdout learns why as well.
+  const auto json = driftctl("run heat2d --serial --size 12by12 --json");
+  EXPECT_EQ(json.exit_code, 2) << json.out;
+  const auto why = nlohmann::json::parse(last_line(json.out), nullptr, false);
+  ASSERT_TRUE(why.is_object()) << json.out;
+  EXPECT_EQ(why.value("exit", 0), 2) << json.out;
+  EXPECT_NE(why.value("error", "").find("12by12"), std::string::npos) << json.out;
   // drift's own options are checked before anything is sent, as the root checks them.
   for (const auto& [bad, value] : {std::pair{"--checkpoint-steps x", "'x'"},
                                    std::pair{"--checkpoint-ms abc", "'abc'"},
@@ -253,6 +267,14 @@ TEST_F(DriftctlCliTest, NoDaemonExitsThree) {
                                " --secret-file " + secret + " status");
   EXPECT_EQ(status.exit_code, 3) << status.out;
   EXPECT_NE(status.out.find("cannot connect to 127.0.0.1:"), std::string::npos) << status.out;
+  const auto run = driftctl("--node 127.0.0.1:" + std::to_string(base_port_for(4) + 19) +
+                            " --secret-file " + secret + " run heat2d --tasks 2 --json");
+  EXPECT_EQ(run.exit_code, 3) << run.out;
+  const auto why = nlohmann::json::parse(last_line(run.out), nullptr, false);
+  ASSERT_TRUE(why.is_object()) << run.out;
+  EXPECT_EQ(why.value("exit", 0), 3) << run.out;
+  EXPECT_NE(why.value("error", "").find("cannot connect to 127.0.0.1:"), std::string::npos)
+      << run.out;
 }
 
 TEST_F(DriftctlCliTest, ASecretFileThatIsNotThereExitsTwoNamingIt) {

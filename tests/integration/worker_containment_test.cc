@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -137,6 +138,34 @@ std::vector<long> ids_of(pid_t pid, const char* ids) {
   return {};
 }
 
+// The text after "KEY:" in /proc/PID/status, without its blanks.
+std::string status_line(pid_t pid, const char* key) {
+  std::ifstream status_file("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status_file, line);) {
+    if (!line.starts_with(std::string(key) + ":")) continue;
+    std::string value = line.substr(line.find(':') + 1);
+    std::erase_if(value, [](char c) { return c == ' ' || c == '\t'; });
+    return value;
+  }
+  return "?";
+}
+
+// Two jobs of heat2d (endless) submitted; their workers, children of `daemon`, once both run.
+Result<std::set<pid_t>> two_jobs_workers(ctl::ClientConnection& connection, pid_t daemon) {
+  const JobSpec spec = ctl::job_spec("heat2d", 2, 1000000, {{"size", "64x64"}});
+  for (int i = 0; i < 2; ++i) {
+    auto accepted = ctl::submit_job(connection, spec, ctl::Clock::now() + std::chrono::seconds(30));
+    if (!accepted) return accepted.status();
+  }
+  std::set<pid_t> workers;
+  const bool seen = poll_until(std::chrono::seconds(30), std::chrono::milliseconds(20), [&] {
+    workers = workers_of(daemon);
+    return workers.size() >= 2;
+  });
+  if (!seen) return Status::error("two jobs' workers were not seen");
+  return workers;
+}
+
 // Two users' jobs on one node: under a root daemon their workers run as two user ids of
 // worker.job_uids' range, neither of them the other's or driftd's, so neither may signal the
 // other or read its memory; and every worker is not dumpable (its /proc files, all but the
@@ -146,22 +175,10 @@ TEST_F(WorkerTest, EachJobsWorkersRunAsAUserOfTheirOwn) {
   ASSERT_NO_FATAL_FAILURE(start(1, 66, {"--worker.job_uids=2100000000-2100000009"}));
   auto connection = connect(1);
   ASSERT_NE(connection, nullptr);
-  const JobSpec spec = ctl::job_spec("heat2d", 2, 1000000, {{"size", "64x64"}});
-  for (int i = 0; i < 2; ++i) {
-    auto accepted =
-        ctl::submit_job(*connection, spec, ctl::Clock::now() + std::chrono::seconds(30));
-    ASSERT_TRUE(accepted.is_ok()) << accepted.error();
-  }
-  const pid_t daemon = cluster().pid(1);
-  std::set<pid_t> workers;
-  for (const auto give_up = ctl::Clock::now() + std::chrono::seconds(30);
-       workers.size() < 2 && ctl::Clock::now() < give_up;) {
-    workers = workers_of(daemon);
-    if (workers.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_EQ(workers.size(), 2u) << "two jobs' workers were not seen";
+  auto workers = two_jobs_workers(*connection, cluster().pid(1));
+  ASSERT_TRUE(workers.is_ok()) << workers.error();
   std::set<long> uids;
-  for (pid_t w : workers) {
+  for (pid_t w : *workers) {
     // Its first act as a worker (run_worker), moments after it was seen (perhaps before it ran
     // its executable, with driftd's ids still).
     struct stat proc {};
@@ -185,6 +202,55 @@ TEST_F(WorkerTest, EachJobsWorkersRunAsAUserOfTheirOwn) {
     EXPECT_LE(uid[0], 2100000009) << "worker " << w;
     EXPECT_EQ(gid, uid) << "worker " << w << ": its group is not its user's number";
     uids.insert(uid[0]);
+  }
+  EXPECT_EQ(uids.size(), 2u) << "both jobs' workers run as one user";
+}
+
+// The packaged service's way (packaging/driftd.service): driftd as an unprivileged user with
+// CAP_SETUID, CAP_SETGID and CAP_KILL only still gives each job's workers a uid of their own, and
+// they hold no capability and no group, so they may not read the daemon's secret.
+TEST_F(WorkerTest, ADaemonWithJustTheCapabilitiesGivesEachJobAUidAndNoCapability) {
+  if (::geteuid() != 0) GTEST_SKIP() << "starting driftd as another user needs root";
+  if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "needs /usr/bin/setpriv";
+  constexpr long kDaemonUid = 2099999990;  // no passwd entry: questions go to nobody
+  const std::string id = std::to_string(kDaemonUid);
+  launchers_[1] = {"/bin/sh", "-c",
+                   "chown -R " + id + ":" + id + " '" + dir_.string() + "' && exec " +
+                       "/usr/bin/setpriv --reuid=" + id + " --regid=" + id + " --clear-groups " +
+                       "--inh-caps=-all,+setuid,+setgid,+kill " +
+                       "--ambient-caps=-all,+setuid,+setgid,+kill " +
+                       "--bounding-set=-all,+setuid,+setgid,+kill \"$@\"",
+                   "sh"};
+  ASSERT_NO_FATAL_FAILURE(start(1, 68, {"--worker.job_uids=2100000010-2100000019"}));
+  const pid_t daemon = cluster().pid(1);
+  ASSERT_EQ(ids_of(daemon, "Uid"), std::vector<long>(4, kDaemonUid));
+  EXPECT_EQ(status_line(daemon, "CapEff"), "00000000000000e0");
+  auto connection = connect(1);
+  ASSERT_NE(connection, nullptr);
+  auto workers = two_jobs_workers(*connection, daemon);
+  ASSERT_TRUE(workers.is_ok()) << workers.error();
+  std::set<long> uids;
+  for (pid_t w : *workers) {
+    // Seen moments after its start, perhaps before it switched user.
+    EXPECT_TRUE(poll_until(std::chrono::seconds(10), std::chrono::milliseconds(20), [&] {
+      const auto uid = ids_of(w, "Uid");
+      return uid.size() == 4 && uid[0] != kDaemonUid;
+    })) << "worker " << w << " runs as driftd's user";
+    const auto uid = ids_of(w, "Uid");
+    ASSERT_EQ(uid.size(), 4u) << "worker " << w;
+    EXPECT_EQ(std::set<long>(uid.begin(), uid.end()).size(), 1u) << "worker " << w;
+    EXPECT_GE(uid[0], 2100000010) << "worker " << w;
+    EXPECT_LE(uid[0], 2100000019) << "worker " << w;
+    uids.insert(uid[0]);
+    for (const char* set : {"CapInh", "CapPrm", "CapEff", "CapAmb"}) {
+      EXPECT_EQ(status_line(w, set), "0000000000000000") << "worker " << w << "'s " << set;
+    }
+    EXPECT_EQ(status_line(w, "Groups"), "") << "worker " << w;
+    // Its uid may not read the secret (the daemon's own, 0600).
+    const std::string as_it = "/usr/bin/setpriv --reuid=" + std::to_string(uid[0]) +
+                              " --regid=" + std::to_string(uid[0]) + " --clear-groups cat '" +
+                              cluster().secret_file().string() + "' >/dev/null 2>&1";
+    EXPECT_NE(std::system(as_it.c_str()), 0) << "uid " << uid[0] << " may read the secret";
   }
   EXPECT_EQ(uids.size(), 2u) << "both jobs' workers run as one user";
 }

@@ -46,6 +46,7 @@ void WorkerTest::start(int nodes, int slot, std::vector<std::string> args,
   options.stop_with_parent = true;
   options.extra_args = std::move(args);
   options.node_args = std::move(node_args);
+  options.launchers = launchers_;
   cluster_ = std::make_unique<ctl::LocalCluster>(dir_, options);
   ASSERT_NO_FATAL_FAILURE(start_cluster(nodes, slot));
   wait_for_load_reports(1);

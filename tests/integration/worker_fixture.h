@@ -50,6 +50,10 @@ class WorkerTest : public ClusterTest {
 
   static std::string notices_text(const Run& run);
 
+  // Daemon K is started through launchers_[K] (LocalClusterOptions::launchers), if set before
+  // start().
+  std::map<int, std::vector<std::string>> launchers_;
+
  private:
   std::filesystem::path shared_dir_;
 };

@@ -137,6 +137,20 @@ TEST_F(WorkerTest, ATaskThatNeverFinishesEndsTheJobNamingIt) {
       << notices_text(run);
 }
 
+// A task that sends to a task its job does not have fails the job, and the reason says which
+// task it named and which the job has.
+TEST_F(WorkerTest, ASendToATaskTheJobDoesNotHaveEndsTheJobNamingIt) {
+  ASSERT_NO_FATAL_FAILURE(start(1, 70));
+  const JobSpec spec =
+      ctl::job_spec("faulty", 4, 10, {{"task", "1"}, {"at", "3"}, {"do", "bad-send"}});
+  Run run = run_own(faulty(), spec);
+  ASSERT_TRUE(run.end.is_ok()) << run.end.error();
+  ASSERT_TRUE(std::holds_alternative<JobFailed>(*run.end)) << "the job did not fail";
+  const std::string& reason = std::get<JobFailed>(*run.end).reason;
+  EXPECT_NE(reason.find("send to task 1001: this job's tasks are 0..3"), std::string::npos)
+      << reason;
+}
+
 // The stall watchdog counts each task's contribution as progress: a step that takes longer than
 // checkpoint.stall_ms on a busy node (eight tasks of 0.3 s each, one after another in the node's
 // one worker thread, 2.4 s a step) while its tasks keep contributing is no lost message. Before,

@@ -2,10 +2,12 @@
 # The drift package under a real systemd, as PID 1 of a container (systemd-nspawn) booted from a
 # minimal Debian 12 tree (debootstrap, Debian's own packages): `apt install ./drift_*.deb` enables
 # and starts driftd.service (Type=notify: systemd waits for READY=1; guest work in an idle CPU
-# cgroup inside the one systemd delegates), a normal user with a copy of
-# the secret sees it with `driftctl status` and runs a heat2d job that matches the serial
-# reference; without it she reclaims and releases the PC through the owner socket once in
-# drift-owners (refused before); `systemctl reload` (SIGHUP) and `systemctl stop` work and the journal has the log.
+# cgroup inside the one systemd delegates), a normal user with a copy of the secret sees it with
+# `driftctl status` and runs a heat2d job that matches the serial reference, whose workers run
+# as a uid of their own without capabilities (driftd as drift has CAP_SETUID, CAP_SETGID,
+# CAP_KILL only); without it she reclaims and releases the PC through the owner socket once in
+# drift-owners (refused before); `systemctl reload` (SIGHUP) and `systemctl stop` work and the
+# journal has the log.
 # Needs root, debootstrap, systemd-nspawn and the Debian mirror; exits 77 (skipped, said) without.
 # Usage: systemd_test.sh DIST
 set -euo pipefail
@@ -92,6 +94,43 @@ cluster=$(user 'driftctl --secret-file ~/secret run heat2d --tasks 4 --steps 100
 serial=$(user 'driftctl run heat2d --serial --tasks 4 --steps 100 --size 128x128' | awk '$1 == "checksum" {print $2}')
 [[ -n $cluster && $cluster == "$serial" ]] || fail "heat2d checksum '$cluster' differs from the serial '$serial'"
 echo "heat2d under systemd: checksum $cluster matches the serial reference"
+
+echo "== a job's workers: a user id of their own, no capability, no secret"
+# The service runs driftd as drift with CAP_SETUID, CAP_SETGID and CAP_KILL (bits 7, 6, 5) and
+# nothing else; its workers run as a uid of worker.job_uids, with no capability at all, and can
+# read neither the secret (root:drift 0640) nor /var/lib/drift.
+daemon=$(inside systemctl show driftd -p MainPID --value)
+caps=$(inside sh -c "grep -E '^Cap(Eff|Bnd):' /proc/$daemon/status" | awk '{print $2}' | sort -u)
+[[ $caps == 00000000000000e0 ]] || fail "driftd's capabilities are not just SETUID, SETGID, KILL: $caps"
+inside journalctl -u driftd --no-pager | grep -q 'workers run as each job as a user id of its own' \
+  || fail "driftd does not give each job a user id: $(inside journalctl -u driftd --no-pager | grep -m1 'workers run as')"
+user 'driftctl --secret-file ~/secret run heat2d --tasks 2 --steps 100000000 --size 64x64 >/dev/null 2>&1' &
+long=$!
+worker=""
+for _ in $(seq 1 300); do
+  worker=$(inside pgrep -P "$daemon" | head -1 || true)
+  [[ -n $worker ]] && inside sh -c "grep -q '^Uid:[[:space:]]*21' /proc/$worker/status" 2>/dev/null && break
+  worker=""
+  sleep 0.1  # polling for the job's worker to start
+done
+[[ -n $worker ]] || fail "no worker of the job ran as a job's uid"
+status=$(inside cat /proc/$worker/status)
+wuid=$(awk '$1 == "Uid:" {print $2}' <<< "$status")
+(( wuid >= 2100000000 && wuid <= 2100065535 )) || fail "the worker runs as uid $wuid"
+for set in CapInh CapPrm CapEff CapAmb; do
+  grep -Eq "^$set:[[:space:]]+0+$" <<< "$status" || fail "the worker holds capabilities: $(grep "^$set:" <<< "$status")"
+done
+grep -Eq '^Groups:[[:space:]]*$' <<< "$status" || fail "the worker has groups: $(grep '^Groups:' <<< "$status")"
+for path in /etc/drift/secret /var/lib/drift; do
+  if inside setpriv --reuid="$wuid" --regid="$wuid" --clear-groups ls "$path" >/dev/null 2>&1; then
+    fail "uid $wuid (the job's) may read $path"
+  fi
+done
+id=$(user 'driftctl --secret-file ~/secret jobs' | awk '$5 == "running" {print $1; exit}')
+[[ -n $id ]] || fail "the long job is not listed as running"
+user "driftctl --secret-file ~/secret cancel $id" >/dev/null || fail "could not cancel job $id"
+wait "$long" || true
+echo "worker $worker: uid $wuid, no capabilities, no groups; driftd holds CapEff $caps only"
 
 echo "== the person at the PC: the owner socket, no secret"
 # alice without her copy of the secret, from her home (no ./drift-local/secret there).

@@ -76,10 +76,11 @@ drift::Result<Params> read(const drift::JobSpec& spec) {
   p.grow_mb = *grow;
   if (auto it = spec.params.find("do"); it != spec.params.end()) p.action = it->second;
   if (p.action != "nothing" && p.action != "crash" && p.action != "hang" && p.action != "grow" &&
-      p.action != "unloadable" && p.action != "short-load" && p.action != "no-finish") {
+      p.action != "unloadable" && p.action != "short-load" && p.action != "no-finish" &&
+      p.action != "bad-send") {
     return drift::Status::error("do = '" + p.action +
-                                "': crash, hang, grow, unloadable, short-load, no-finish or "
-                                "nothing");
+                                "': crash, hang, grow, unloadable, short-load, no-finish, "
+                                "bad-send or nothing");
   }
   if (auto it = spec.params.find("once"); it != spec.params.end()) p.once = it->second;
   return p;
@@ -147,6 +148,7 @@ class FaultyTask final : public drift::SerializableTask<FaultyTask> {
     const bool in_step = p_.action != "nothing" && p_.action != "unloadable" &&
                          p_.action != "short-load" && p_.action != "no-finish";
     if (in_step && step_ == p_.at && index_ == p_.task && first_time(p_.once)) {
+      if (p_.action == "bad-send") ctx.send(drift::TaskId{ctx.self().job, index_ + 1000}, 1, {});
       misbehave();
     }
     ctx.compute(static_cast<double>(p_.work_us), [this] {
@@ -187,8 +189,8 @@ class FaultyApp final : public drift::Application {
     return {"--work US  busy microseconds per task and step (default 500)",
             "--at STEP  the step the task misbehaves at (default 0: never)",
             "--task N  the task that misbehaves (default 0)",
-            "--do WHAT  crash, hang, grow, unloadable, short-load, no-finish or nothing (default "
-            "nothing)",
+            "--do WHAT  crash, hang, grow, unloadable, short-load, no-finish, bad-send (to task "
+            "TASK+1000) or nothing (default nothing)",
             "--grow-mb MB  what grow allocates (default 0)",
             "--once FILE  misbehave only if FILE does not exist yet (and make it)"};
   }
