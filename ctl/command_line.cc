@@ -21,7 +21,7 @@ std::string stray_word(const std::vector<std::string>& args, const po::options_d
   unsigned positionals = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg.starts_with("-")) {
+    if (arg.starts_with("-") && arg.find_first_not_of('-') != std::string::npos) {
       if (arg.find('=') != std::string::npos) continue;
       const auto* option = options.find_nothrow(arg.substr(arg.find_first_not_of('-')), false);
       if (option && option->semantic()->max_tokens() > 0) ++i;  // its value

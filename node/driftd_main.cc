@@ -53,9 +53,9 @@ drift::Result<std::string> bind_cpu(const drift::NodeConfig& config) {
 
 // Not dumpable: a process of driftd's user without CAP_SYS_PTRACE cannot read its memory (the
 // cluster secret, the members' keys) with process_vm_readv, /proc/PID/mem or ptrace. That user
-// includes its own workers where driftd does not run as root (the Debian package's service runs
-// as drift, and so do its workers). Sanitized builds stay dumpable: LeakSanitizer ptraces its
-// own threads at exit.
+// includes its own workers where driftd neither runs as root nor holds CAP_SETUID/CAP_SETGID (a
+// user's own local cluster; the Debian package's service gives each job a uid of its own).
+// Sanitized builds stay dumpable: LeakSanitizer ptraces its own threads at exit.
 void guard_memory() {
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

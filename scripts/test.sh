@@ -4,7 +4,8 @@
 # mixed-architecture suite (scripts/cross-test.sh: s390x and i386 builds under qemu-user), then
 # the Debian packages (scripts/package.sh, lintian included), in CI their install, upgrade and purge
 # (tests/package; also under systemd as PID 1 of a container), and the multi-host test on them (tests/multihost: four network namespaces, a
-# rolling upgrade; root only).
+# rolling upgrade; root only). The two container and namespace tests each have 20 minutes: a hang
+# fails CI instead of holding it to its limit.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,11 +36,11 @@ if [[ $(id -u) -eq 0 && -n "${CI:-}" ]]; then
   phase_done "install, upgrade and purge"
   # The package under a real systemd (PID 1 of a container booted from a minimal Debian 12).
   status=0
-  bash "$root/tests/package/systemd_test.sh" "$root/dist" || status=$?
+  timeout -k 60 1200 bash "$root/tests/package/systemd_test.sh" "$root/dist" || status=$?
   if [[ $status -eq 77 ]]; then echo "systemd test skipped (see above)"; elif [[ $status -ne 0 ]]; then exit "$status"; fi
   phase_done "the package under systemd"
 fi
 status=0
-bash "$root/tests/multihost/multihost_test.sh" "$root/dist" "$root" || status=$?
+timeout -k 60 1200 bash "$root/tests/multihost/multihost_test.sh" "$root/dist" "$root" || status=$?
 if [[ $status -eq 77 ]]; then echo "multi-host test skipped (see above)"; elif [[ $status -ne 0 ]]; then exit "$status"; fi
 phase_done "the multi-host test"

@@ -50,7 +50,13 @@ class JobEndDisk {
 
  private:
   explicit JobEndDisk(std::filesystem::path dir)
-      : dir_(std::move(dir)), writer_(std::make_shared<asio::thread_pool>(1)) {}
+      : dir_(std::move(dir)), writer_(new asio::thread_pool(1), finish_writing) {}
+  // The last holder waits for the ends still queued (~thread_pool would drop them: an end asked
+  // for just before a restart would be gone after it).
+  static void finish_writing(asio::thread_pool* writer) {
+    writer->join();
+    delete writer;
+  }
   static std::filesystem::path path_of(const std::filesystem::path& dir, std::uint64_t job);
   static Status save_in(const std::filesystem::path& dir, const Record& record);
   static void erase_in(const std::filesystem::path& dir, std::uint64_t job);

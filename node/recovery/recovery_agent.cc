@@ -64,7 +64,12 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
   store_.put(task, step, state);
   if (!disk_) return then();
   if (disk_late_) {  // kept in memory only until the disk has caught up
-    ++disk_skipped_;
+    disk_skipped_.emplace_back(task, step);
+    if (disk_skipped_.size() > 2 * store_.copies() + 1024) {  // a disk that stays hung: the
+      std::erase_if(disk_skipped_, [this](const auto& copy) {  // list no longer than the store
+        return !store_.find(copy.first, copy.second);
+      });
+    }
     return then();
   }
   if (!hooks_.post) {  // no way back to the network thread: written, acknowledged from memory
@@ -86,13 +91,7 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
                  (void)on_disk;  // a failed write is logged; the memory copy stands
                  post([this, alive, finish] {
                    if (!alive.lock()) return;
-                   if (--disk_pending_ == 0 && disk_late_) {
-                     disk_late_ = false;
-                     spdlog::warn("checkpoint.disk: {} has caught up; copies are written again "
-                                  "({} were kept in memory only meanwhile)",
-                                  disk_->dir().string(), disk_skipped_);
-                     disk_skipped_ = 0;
-                   }
+                   if (--disk_pending_ == 0 && disk_late_) catch_up_disk();
                    finish();
                  });
                });
@@ -110,6 +109,24 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
     }
     finish();
   });
+}
+
+// The disk answers again: the copies kept in memory only meanwhile that are still kept (not
+// superseded by a commit, not of a job that ended) are written now. Until then the disk may
+// hold no copy of a job at all, as its commits went on deleting the older steps.
+void RecoveryAgent::catch_up_disk() {
+  disk_late_ = false;
+  std::size_t written = 0;
+  for (const auto& [task, step] : disk_skipped_) {
+    if (CheckpointStore::State state = store_.find(task, step)) {
+      disk_->write(task, step, std::move(state));
+      ++written;
+    }
+  }
+  spdlog::warn("checkpoint.disk: {} has caught up; copies are written again ({} were kept in "
+               "memory only meanwhile, {} of them still kept and written now)",
+               disk_->dir().string(), disk_skipped_.size(), written);
+  disk_skipped_.clear();
 }
 
 void RecoveryAgent::discard_after(std::uint64_t job, std::uint64_t step) {

@@ -77,6 +77,7 @@ class RecoveryAgent {
   std::uint64_t bytes_kept() const { return bytes_kept_; }
 
  private:
+  void catch_up_disk();
   Status restore(const JobRollback& rollback);
   // Keeps the copy in memory, and with checkpoint.disk writes it; `then` runs (on the network
   // thread) once the disk is done with it: written, failed (logged; the memory copy stands) or
@@ -105,10 +106,11 @@ class RecoveryAgent {
   std::map<std::uint64_t, JobRollback> unready_;
   std::uint64_t copies_kept_ = 0, bytes_kept_ = 0;
   // checkpoint.disk: writes asked of the disk not done yet; whether one of them outlasted
-  // disk_patience (copies are then not written, only kept in memory); copies not written so.
+  // disk_patience (copies are then not written, only kept in memory); copies not written so,
+  // as (task, step): written once the disk has caught up, those still kept by then.
   std::size_t disk_pending_ = 0;
   bool disk_late_ = false;
-  std::uint64_t disk_skipped_ = 0;
+  std::vector<std::pair<TaskId, std::uint64_t>> disk_skipped_;
 };
 
 }  // namespace drift

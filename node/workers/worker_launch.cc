@@ -213,8 +213,9 @@ Result<Containment> make_containment(const WorkerSettings& s, std::uint64_t memo
                          "name an unprivileged user (or auto)");
   }
   // Root, or a user with just the capabilities it takes (the packaged service: drift with
-  // CAP_SETUID, CAP_SETGID and CAP_KILL).
-  if (may_switch_users()) {
+  // CAP_SETUID, CAP_SETGID and CAP_KILL). 'daemon' names driftd's own user, never the system
+  // account of that name, and a daemon that may switch users still does not then.
+  if (may_switch_users() && s.user != "daemon") {
     std::optional<User> user;
     std::string name = s.user;
     if (s.user == "auto") {

@@ -43,6 +43,18 @@ TEST(CommandLineTest, AStrayWordElsewhereIsNamed) {
   EXPECT_EQ(p.status.message(), "unexpected argument 'extra'");
 }
 
+// A word of dashes only ("-", "--") after the positional is a stray word too, not an exception
+// out of the search for its option (driftctl result 0x5 - said 'basic_string::substr').
+TEST(CommandLineTest, AWordOfDashesOnlyIsAUsageError) {
+  for (const std::string dashes : {"-", "---"}) {
+    Parsed p;
+    ASSERT_NO_THROW(p = parse({"JOB", dashes})) << dashes;
+    ASSERT_FALSE(p.status.is_ok()) << dashes;
+    EXPECT_NE(p.status.message().find("'" + dashes + "'"), std::string::npos)
+        << p.status.message();
+  }
+}
+
 TEST(CommandLineTest, OptionValuesAndThePositionalParse) {
   const auto p = parse({"--tasks", "4", "JOB", "--json"});
   ASSERT_TRUE(p.status.is_ok()) << p.status.message();

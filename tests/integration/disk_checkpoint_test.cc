@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <signal.h>
 
 #include "node/recovery/checkpoint_disk.h"
@@ -192,6 +193,13 @@ TEST_F(DiskCheckpointTest, AHungDiskHoldsNoCheckpointBack) {
   EXPECT_TRUE(poll_until(10s, 50ms, [&] {
     return log_of(2).find("has caught up; copies are written again") != std::string::npos;
   })) << log_of(2);
+  // The copies kept in memory only while the disk hung are written once it caught up (while the
+  // job still ran): else the disk held no copy of the job until its next checkpoint.
+  std::smatch caught_up;
+  const std::string log2 = log_of(2);
+  ASSERT_TRUE(std::regex_search(log2, caught_up, std::regex(R"(, (\d+) of them still kept and written now)")))
+      << log2;
+  EXPECT_GT(std::stoul(caught_up[1]), 0u) << caught_up[0];
   EXPECT_EQ(log_of(1).find("declared dead"), std::string::npos) << log_of(1);
   cluster().down();
 }

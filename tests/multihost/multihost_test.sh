@@ -37,6 +37,7 @@ cleanup() {
   if [[ ${keep:-0} -eq 0 ]]; then rm -rf "$work"; else echo "logs kept in $work"; fi
 }
 trap cleanup EXIT
+trap "exit 1" INT TERM  # scripts/test.sh's time limit: the namespaces and daemons still go
 fail() { echo "FAIL: $*" >&2; keep=1; for k in "${nodes[@]}"; do echo "--- host $k"; tail -20 "$work/n$k/driftd.log" >&2 || true; done; exit 1; }
 
 echo "== unpacking $(basename "$deb") and $(basename "$dev")"

@@ -24,9 +24,26 @@ mirror=${mirror:-http://deb.debian.org/debian}
 tree=$(mktemp -d /var/tmp/drift-systemd-XXXX)
 chmod 755 "$tree"  # the root directory of the container
 nspawn=0
+init=""
+long=0
+# Ends the container whatever state the test left it in: a job still running inside, a service
+# that does not stop. An orderly poweroff gets 30 s, then its PID namespace is killed (SIGKILL to
+# its init ends every process in it), so a failed check can never hold CI until its time limit.
 cleanup() {
-  [[ $nspawn -ne 0 ]] && kill -TERM "$nspawn" 2>/dev/null && wait "$nspawn" 2>/dev/null || true
-  rm -rf "$tree" "$tree.boot" "$tree.log"
+  [[ $long -ne 0 ]] && kill -KILL "$long" 2>/dev/null || true
+  if [[ $nspawn -ne 0 ]] && kill -TERM "$nspawn" 2>/dev/null; then
+    for _ in $(seq 1 150); do
+      kill -0 "$nspawn" 2>/dev/null || break
+      sleep 0.2  # polling the container's poweroff
+    done
+    if kill -0 "$nspawn" 2>/dev/null; then
+      echo "the container did not power off within 30 s: killed"
+      [[ -n $init ]] && kill -KILL "$init" 2>/dev/null
+      kill -KILL "$nspawn" 2>/dev/null
+    fi
+    wait "$nspawn" 2>/dev/null || true
+  fi
+  rm -rf "$tree" "$tree.boot" "$tree.log" "$tree.owner"
 }
 trap cleanup EXIT
 trap "exit 1" INT TERM
@@ -45,7 +62,6 @@ unified=1
 SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=$unified systemd-nspawn -D "$tree" --boot --register=no \
   --keep-unit --console=passive > "$tree.boot" 2>&1 &
 nspawn=$!
-init=""
 for _ in $(seq 1 300); do
   init=$(pgrep -P "$nspawn" -x systemd || true)
   if [[ -n $init ]]; then
@@ -55,7 +71,8 @@ for _ in $(seq 1 300); do
   sleep 0.2  # polling the container's boot
 done
 [[ -n $init ]] || skip "the container did not boot: $(cat "$tree.boot")"
-inside() { nsenter -t "$init" -a -- "$@"; }
+# Every command inside has a time limit: a hang fails the test, it does not stall CI.
+inside() { timeout -k 5 300 nsenter -t "$init" -a -- "$@"; }
 echo "PID 1 in the container: $(inside cat /proc/1/comm)"
 
 echo "== apt install ./$(basename "$deb")"
@@ -121,15 +138,21 @@ for set in CapInh CapPrm CapEff CapAmb; do
   grep -Eq "^$set:[[:space:]]+0+$" <<< "$status" || fail "the worker holds capabilities: $(grep "^$set:" <<< "$status")"
 done
 grep -Eq '^Groups:[[:space:]]*$' <<< "$status" || fail "the worker has groups: $(grep '^Groups:' <<< "$status")"
-for path in /etc/drift/secret /var/lib/drift; do
-  if inside setpriv --reuid="$wuid" --regid="$wuid" --clear-groups ls "$path" >/dev/null 2>&1; then
-    fail "uid $wuid (the job's) may read $path"
-  fi
+# Reading is tried for real: the secret's bytes (ls of a file needs only the right to search its
+# folder, which every user has for /etc/drift) and the data folder's listing. The same commands
+# as root must succeed, or the check would pass for a reason of its own (a wrong path).
+as_job() { inside setpriv --reuid="$wuid" --regid="$wuid" --clear-groups "$@" >/dev/null 2>&1; }
+for check in "head -c1 /etc/drift/secret" "ls /var/lib/drift"; do
+  # shellcheck disable=SC2086  # each check is a command and its path
+  inside $check >/dev/null 2>&1 || fail "root cannot run '$check' in the container"
+  # shellcheck disable=SC2086
+  if as_job $check; then fail "uid $wuid (the job's) may run '$check'"; fi
 done
 id=$(user 'driftctl --secret-file ~/secret jobs' | awk '$5 == "running" {print $1; exit}')
 [[ -n $id ]] || fail "the long job is not listed as running"
 user "driftctl --secret-file ~/secret cancel $id" >/dev/null || fail "could not cancel job $id"
 wait "$long" || true
+long=0
 echo "worker $worker: uid $wuid, no capabilities, no groups; driftd holds CapEff $caps only"
 
 echo "== the person at the PC: the owner socket, no secret"
