@@ -152,6 +152,7 @@ Status Daemon::start() {
   membership_.subscribe([this](const MemberTransition& t) { on_transition(t); });
   coordinator_.set_deputy_source([this] { return buddy(); });
   coordinator_.set_max_running(config_.max_running);
+  coordinator_.set_max_frame_bytes(config_.max_frame_bytes);
   // The owner wants the machine and tasks are still here: their jobs roll back without them.
   if (containment_.cpu_group) {
     owner_.on_lend_cpu([group = containment_.cpu_group](bool on) { group->lend(on); });

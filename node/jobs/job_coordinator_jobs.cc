@@ -127,10 +127,10 @@ void JobCoordinator::on_forget_from(std::uint32_t from, const JobForget& forget)
 }
 
 // A list must fit one frame whatever its jobs hold: a failure's reason (a worker's last lines of
-// stderr) is cut to its start here, `driftctl result` shows it whole; and past kListBytes (which
+// stderr) is cut to its start here, `driftctl result` shows it whole; and past list_bytes_ (which
 // the bounds on a spec, job_spec_bounds.h, keep far off) the list ends, said in the log.
 JobListReply JobCoordinator::list(const Principal& who, bool all) {
-  constexpr std::size_t kReasonBytes = 512, kListBytes = std::size_t{6} << 20;
+  constexpr std::size_t kReasonBytes = 512;
   JobListReply reply{messenger_.self_id(), {}};
   std::size_t bytes = 0, left_out = 0;
   const auto add = [&](JobEntry&& e) {
@@ -142,7 +142,7 @@ JobListReply JobCoordinator::list(const Principal& who, bool all) {
     }
     const std::size_t size = 64 + e.app.size() + e.name.size() + e.owner.size() +
                              e.reason.size() + 4 * e.nodes.size();
-    if (bytes + size > kListBytes) {
+    if (bytes + size > list_bytes_) {
       ++left_out;
       return;
     }
@@ -156,7 +156,7 @@ JobListReply JobCoordinator::list(const Principal& who, bool all) {
   for (const QueuedJob& q : queue_) add(entry_of(q));
   if (left_out > 0) {
     spdlog::warn("a list of jobs for {} left out {} job(s): over {} bytes", who.name, left_out,
-                 kListBytes);
+                 list_bytes_);
   }
   return reply;
 }

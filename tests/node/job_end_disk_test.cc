@@ -44,6 +44,25 @@ class JobEndDiskTest : public ::testing::Test {
   fs::path dir_ = fs::path(tmp_.path()) / "jobs";
 };
 
+// Ends asked for on the writer thread are on disk once the last holder is gone, however many
+// were still queued (a daemon stopping right after its jobs ended).
+TEST_F(JobEndDiskTest, EndsQueuedForTheWriterAreWrittenBeforeItGoes) {
+  constexpr std::uint64_t kEnds = 200;
+  {
+    auto disk = JobEndDisk::open(dir_);
+    ASSERT_TRUE(disk) << disk.error();
+    for (std::uint64_t job = 1; job <= kEnds; ++job) {
+      disk->save_later({entry(job, JobState::kDone), result(job), JobEndDisk::WallClock::now()});
+    }
+    disk->erase_later(kEnds);
+  }
+  auto again = JobEndDisk::open(dir_);
+  ASSERT_TRUE(again) << again.error();
+  const auto loaded = again->load(1000);
+  EXPECT_TRUE(loaded.problems.empty());
+  EXPECT_EQ(loaded.ends.size(), kEnds - 1);
+}
+
 TEST_F(JobEndDiskTest, EndsSavedAreLoadedBackOldestFirstWithTheirTimes) {
   auto disk = JobEndDisk::open(dir_);
   ASSERT_TRUE(disk) << disk.error();
