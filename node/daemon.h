@@ -30,6 +30,7 @@
 #include "node/owner/owner_service.h"
 #include "node/tasks/task_host.h"
 #include "node/tasks/task_list_query.h"
+#include "node/workers/app_query_slots.h"
 #include "node/workers/binary_cache.h"
 #include "node/workers/binary_service.h"
 #include "node/net/log_limiter.h"
@@ -163,7 +164,7 @@ class Daemon final : public Messenger {
   UnknownPeerQueue unknown_peers_;  // messages for nodes not met yet (node/net/unknown_peer_queue.h)
   std::uint64_t next_request_ = 0;
   std::uint64_t queries_asked_ = 0;  // names their memory cgroups
-  int queries_running_ = 0;
+  AppQuerySlots query_slots_;
   asio::steady_timer sweep_timer_;
   asio::steady_timer ready_timer_;  // until systemd is told READY=1; then while leaving
   static constexpr std::chrono::seconds kLeaveDeadline{20};  // within systemd's TimeoutStopSec

@@ -198,30 +198,29 @@ std::set<std::string> Daemon::executables_in_use() const {
   return in_use;
 }
 
-// The root's questions to the job's application, asked of this node's executable of it.
+// The root's questions to the job's application, asked of this node's executable of it, each a
+// process: as many at once as query_slots_ lets run (node/workers/app_query_slots.h).
 void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>)> answer) {
-  // Each question is a process: a bound on how many clients can make this node start at once.
-  constexpr int kQueriesAtOnce = 8;
-  if (queries_running_ >= kQueriesAtOnce) {
-    return answer(Status::error("node " + std::to_string(config_.node_id) + " is answering " +
-                                std::to_string(queries_running_) +
-                                " questions to applications already; try again in a moment"));
-  }
-  ++queries_running_;
-  answer = [this, answer = std::move(answer)](Result<AppAnswer> a) {
-    --queries_running_;
-    answer(std::move(a));
-  };
-  JobInfo job;
-  job.spec = query.spec;
-  job.root = config_.node_id;
-  find_executable(job, [this, query, answer = std::move(answer)](Result<std::string> path) mutable {
-    if (!path) return answer(path.status());
-    drift::ask_app(io_, *path, config_.worker.launcher, containment_, query,
-                   config_.worker.query_timeout, std::move(answer),
-                   "drift-" + std::to_string(config_.node_id) + "-" + std::to_string(::getpid()) +
-                       "-q" + std::to_string(++queries_asked_));
+  const auto who = query.spec.runtime.find("owner");  // the root's word, not the client's
+  const std::string owner = who == query.spec.runtime.end() ? std::string() : who->second;
+  auto shared = std::make_shared<std::function<void(Result<AppAnswer>)>>(std::move(answer));
+  auto refused = query_slots_.take(query.kind, owner, [this, query, owner, shared] {
+    auto done = [this, kind = query.kind, owner, shared](Result<AppAnswer> a) {
+      query_slots_.release(kind, owner);
+      (*shared)(std::move(a));
+    };
+    JobInfo job;
+    job.spec = query.spec;
+    job.root = config_.node_id;
+    find_executable(job, [this, query, done = std::move(done)](Result<std::string> path) mutable {
+      if (!path) return done(path.status());
+      drift::ask_app(io_, *path, config_.worker.launcher, containment_, query,
+                     config_.worker.query_timeout, std::move(done),
+                     "drift-" + std::to_string(config_.node_id) + "-" + std::to_string(::getpid()) +
+                         "-q" + std::to_string(++queries_asked_));
+    });
   });
+  if (refused) (*shared)(Status::error("node " + std::to_string(config_.node_id) + ": " + *refused));
 }
 
 }  // namespace drift

@@ -36,11 +36,11 @@ if [[ $(id -u) -eq 0 && -n "${CI:-}" ]]; then
   phase_done "install, upgrade and purge"
   # The package under a real systemd (PID 1 of a container booted from a minimal Debian 12).
   status=0
-  timeout -k 60 1200 bash "$root/tests/package/systemd_test.sh" "$root/dist" || status=$?
+  timeout --foreground -k 60 1200 bash "$root/tests/package/systemd_test.sh" "$root/dist" || status=$?
   if [[ $status -eq 77 ]]; then echo "systemd test skipped (see above)"; elif [[ $status -ne 0 ]]; then exit "$status"; fi
   phase_done "the package under systemd"
 fi
 status=0
-timeout -k 60 1200 bash "$root/tests/multihost/multihost_test.sh" "$root/dist" "$root" || status=$?
+timeout --foreground -k 60 1200 bash "$root/tests/multihost/multihost_test.sh" "$root/dist" "$root" || status=$?
 if [[ $status -eq 77 ]]; then echo "multi-host test skipped (see above)"; elif [[ $status -ne 0 ]]; then exit "$status"; fi
 phase_done "the multi-host test"

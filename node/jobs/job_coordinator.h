@@ -10,6 +10,8 @@
 // only.
 #pragma once
 
+#include <algorithm>
+
 #include <chrono>
 #include <functional>
 #include <map>
@@ -65,9 +67,11 @@ class JobCoordinator {
   // and starts, in the order they came, once it does. At most `max_running` jobs rooted here
   // run at once (jobs.max_running; 0: no limit).
   void set_max_running(std::uint32_t max_running) { max_running_ = max_running; }
-  // A list of jobs ends past this many bytes: three quarters of net.max_frame_bytes, so that it
-  // fits one frame whatever the jobs hold.
-  void set_max_frame_bytes(std::size_t frame_bytes) { list_bytes_ = frame_bytes / 4 * 3; }
+  // A list of jobs ends past this many bytes: three quarters of net.max_frame_bytes, or of
+  // driftctl's 8 MiB frames if that is less, so that it fits one frame whatever the jobs hold.
+  void set_max_frame_bytes(std::size_t frame_bytes) {
+    list_bytes_ = std::min(frame_bytes, std::size_t{8} << 20) / 4 * 3;
+  }
   // checkpoint.disk: the ends kept here also go to `disk`, and those a previous run left there
   // are kept again (job_coordinator_jobs.cc). Returns what was loaded, for the log.
   JobEndDisk::Loaded use_end_disk(JobEndDisk disk);

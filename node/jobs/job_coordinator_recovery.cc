@@ -269,6 +269,10 @@ void JobCoordinator::sweep(Clock::time_point now) {
       continue;
     }
     if (limit.count() <= 0) continue;  // never
+    if (job.combining) {  // every task finished: the application combines (or waits its turn)
+      job.progress = now;
+      continue;
+    }
     if (!job.started && !job.recovering) {
       // Being created: the nodes make their tasks (starting workers, fetching executables).
       const double waited = std::chrono::duration<double>(now - job.begin).count();

@@ -64,10 +64,11 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
   store_.put(task, step, state);
   if (!disk_) return then();
   if (disk_late_) {  // kept in memory only until the disk has caught up
-    disk_skipped_.emplace_back(task, step);
+    disk_skipped_.emplace(task.job, task.index, step);
     if (disk_skipped_.size() > 2 * store_.copies() + 1024) {  // a disk that stays hung: the
       std::erase_if(disk_skipped_, [this](const auto& copy) {  // list no longer than the store
-        return !store_.find(copy.first, copy.second);
+        const auto& [job, index, at] = copy;
+        return !store_.find(TaskId{job, index}, at);
       });
     }
     return then();
@@ -117,7 +118,8 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
 void RecoveryAgent::catch_up_disk() {
   disk_late_ = false;
   std::size_t written = 0;
-  for (const auto& [task, step] : disk_skipped_) {
+  for (const auto& [job, index, step] : disk_skipped_) {
+    const TaskId task{job, index};
     if (CheckpointStore::State state = store_.find(task, step)) {
       disk_->write(task, step, std::move(state));
       ++written;

@@ -14,6 +14,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
+#include <tuple>
 
 #include "migration/location_cache.h"
 #include "node/recovery/checkpoint_disk.h"
@@ -110,7 +112,7 @@ class RecoveryAgent {
   // as (task, step): written once the disk has caught up, those still kept by then.
   std::size_t disk_pending_ = 0;
   bool disk_late_ = false;
-  std::vector<std::pair<TaskId, std::uint64_t>> disk_skipped_;
+  std::set<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>> disk_skipped_;  // job, index, step
 };
 
 }  // namespace drift

@@ -214,6 +214,11 @@ TEST_F(WorkerTest, ADaemonWithJustTheCapabilitiesGivesEachJobAUidAndNoCapability
   if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "needs /usr/bin/setpriv";
   constexpr long kDaemonUid = 2099999990;  // no passwd entry: questions go to nobody
   const std::string id = std::to_string(kDaemonUid);
+  // Its applications from a copy in its own directory: the build tree may lie below a folder
+  // only root may search (a clone in mktemp -d's 0700 folder).
+  const std::filesystem::path apps = dir_ / "apps";
+  std::filesystem::copy(bin_dir() / ".." / "lib" / "drift" / "apps", apps,
+                        std::filesystem::copy_options::recursive);
   launchers_[1] = {"/bin/sh", "-c",
                    "chown -R " + id + ":" + id + " '" + dir_.string() + "' && exec " +
                        "/usr/bin/setpriv --reuid=" + id + " --regid=" + id + " --clear-groups " +
@@ -221,7 +226,13 @@ TEST_F(WorkerTest, ADaemonWithJustTheCapabilitiesGivesEachJobAUidAndNoCapability
                        "--ambient-caps=-all,+setuid,+setgid,+kill " +
                        "--bounding-set=-all,+setuid,+setgid,+kill \"$@\"",
                    "sh"};
-  ASSERT_NO_FATAL_FAILURE(start(1, 68, {"--worker.job_uids=2100000010-2100000019"}));
+  std::vector<std::string> args = {"--worker.job_uids=2100000010-2100000019",
+                                   "--worker.apps_path=" + apps.string()};
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // Not root, it makes no memory cgroup, and RLIMIT_AS leaves no room for a sanitizer's shadow.
+  args.push_back("--worker.memory_limit=0");
+#endif
+  ASSERT_NO_FATAL_FAILURE(start(1, 68, args));
   const pid_t daemon = cluster().pid(1);
   ASSERT_EQ(ids_of(daemon, "Uid"), std::vector<long>(4, kDaemonUid));
   EXPECT_EQ(status_line(daemon, "CapEff"), "00000000000000e0");

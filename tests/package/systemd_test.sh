@@ -38,8 +38,8 @@ cleanup() {
     done
     if kill -0 "$nspawn" 2>/dev/null; then
       echo "the container did not power off within 30 s: killed"
-      [[ -n $init ]] && kill -KILL "$init" 2>/dev/null
-      kill -KILL "$nspawn" 2>/dev/null
+      [[ -n $init ]] && kill -KILL "$init" 2>/dev/null || true
+      kill -KILL "$nspawn" 2>/dev/null || true
     fi
     wait "$nspawn" 2>/dev/null || true
   fi
