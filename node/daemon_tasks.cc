@@ -201,8 +201,7 @@ std::set<std::string> Daemon::executables_in_use() const {
 // The root's questions to the job's application, asked of this node's executable of it, each a
 // process: as many at once as query_slots_ lets run (node/workers/app_query_slots.h).
 void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>)> answer) {
-  const auto who = query.spec.runtime.find("owner");  // the root's word, not the client's
-  const std::string owner = who == query.spec.runtime.end() ? std::string() : who->second;
+  const std::string owner = JobCoordinator::owner_of(query.spec);
   auto shared = std::make_shared<std::function<void(Result<AppAnswer>)>>(std::move(answer));
   auto refused = query_slots_.take(query.kind, owner, [this, query, owner, shared] {
     auto done = [this, kind = query.kind, owner, shared](Result<AppAnswer> a) {
@@ -220,7 +219,9 @@ void Daemon::ask_app(const AppQuery& query, std::function<void(Result<AppAnswer>
                          "-q" + std::to_string(++queries_asked_));
     });
   });
-  if (refused) (*shared)(Status::error("node " + std::to_string(config_.node_id) + ": " + *refused));
+  if (refused) {
+    (*shared)(Status::error("node " + std::to_string(config_.node_id) + ": " + *refused));
+  }
 }
 
 }  // namespace drift

@@ -67,6 +67,8 @@ class JobCoordinator {
   // and starts, in the order they came, once it does. At most `max_running` jobs rooted here
   // run at once (jobs.max_running; 0: no limit).
   void set_max_running(std::uint32_t max_running) { max_running_ = max_running; }
+  // Who submitted the job (spec.runtime["owner"], written by the daemon it was submitted to).
+  static std::string owner_of(const JobSpec& spec);
   // A list of jobs ends past this many bytes: three quarters of net.max_frame_bytes, or of
   // driftctl's 8 MiB frames if that is less, so that it fits one frame whatever the jobs hold.
   void set_max_frame_bytes(std::size_t frame_bytes) {
@@ -282,8 +284,6 @@ class JobCoordinator {
   // Whether `who` may act on a job of `owner`'s: its owner, or an admin. Else the Refused to send.
   static std::optional<Refused> refuse_unless_owner(const Principal& who, const std::string& owner,
                                                     const char* request, const char* action);
-  // Who submitted the job (spec.runtime["owner"], written by the daemon it was submitted to).
-  static std::string owner_of(const JobSpec& spec);
   void on_combined(std::uint64_t job_id, std::uint32_t generation, Result<AppAnswer> answer);
   void complete_step(Job& job, std::uint64_t step);
   void complete_job(Job& job);
