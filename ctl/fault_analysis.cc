@@ -35,12 +35,36 @@ bool faulted_at(const std::vector<Window>& windows, int node, double t) {
                      [&](const Window& w) { return w.node == node && t >= w.from && t <= w.to; });
 }
 
+// The highest incarnation anyone showed `node` at, up to time t: every identity of the process
+// that ran then (it refutes with higher ones; a process started later takes a newer one).
+std::uint64_t incarnation_by(const FaultRunRecord& r, int node, double t) {
+  std::uint64_t most = 0;
+  for (const auto& s : r.sightings) {
+    if (s.target == node && s.t <= t) most = std::max(most, s.incarnation);
+  }
+  return most;
+}
+
+// A sighting of an identity held by a process the run killed before it: that process is gone for
+// good, so showing it suspect or dead is right whenever it comes — even after a restart and its
+// grace (a slow node's old identity may be declared dead while its new process is still starting).
+bool of_killed_process(const FaultRunRecord& r, const MemberSighting& s) {
+  return std::any_of(r.faults.begin(), r.faults.end(), [&](const InjectedFault& f) {
+    return f.kind == FaultKind::kKill && f.error.empty() && f.at_s <= s.t &&
+           std::find(f.nodes.begin(), f.nodes.end(), s.target) != f.nodes.end() &&
+           s.incarnation <= incarnation_by(r, s.target, f.at_s);
+  });
+}
+
 // The first time after the fault that a healthy survivor showed `target` in `state`.
 std::optional<double> first_sighting(const FaultRunRecord& r, const std::vector<Window>& windows,
                                      const InjectedFault& f, int target, MemberState state) {
   const double until = f.undone_s < 0 ? kForever : f.undone_s + kGraceS;
+  const std::uint64_t killed =
+      f.kind == FaultKind::kKill ? incarnation_by(r, target, f.at_s) : 0;
   for (const auto& s : r.sightings) {
-    if (s.target != target || s.state != state || s.t < f.at_s || s.t > until) continue;
+    if (s.target != target || s.state != state || s.t < f.at_s) continue;
+    if (s.t > until && !(f.kind == FaultKind::kKill && s.incarnation <= killed)) continue;
     if (s.observer == target || faulted_at(windows, s.observer, s.t)) continue;
     return s.t - f.at_s;
   }
@@ -217,6 +241,7 @@ FaultAnalysis analyse_fault_run(const FaultRunRecord& r) {
   for (const auto& f : r.faults) a.faults.push_back(outcome_of(r, windows, f));
   for (const auto& s : r.sightings) {
     if (faulted_at(windows, s.target, s.t) || faulted_at(windows, s.observer, s.t)) continue;
+    if (of_killed_process(r, s)) continue;
     if (s.state == MemberState::kSuspect) a.false_suspicions.push_back({s.t, s.observer, s.target, s.state});
     if (s.state == MemberState::kDead) a.false_deaths.push_back({s.t, s.observer, s.target, s.state});
   }

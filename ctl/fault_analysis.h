@@ -3,7 +3,9 @@
 // JobNotice (time, steps recomputed); false suspicions and false deaths (a node that was not
 // faulted then, shown suspect/dead by a node that was not faulted either); and the checks.
 // A node counts as faulted from the fault until kGraceS after it was undone (a resumed or healed
-// node needs a few heartbeats before its own view is trustworthy again). Pure.
+// node needs a few heartbeats before its own view is trustworthy again). The identities
+// (incarnations) of a killed process count as faulted for good: a death of one of them is the
+// kill's detection, even when it comes after the node's restart and grace. Pure.
 #pragma once
 
 #include <optional>
