@@ -5,13 +5,11 @@
 #include <cstdint>
 
 #include "ctl/tcp_stream.h"
+#include "protocol/frame.h"
 #include "protocol/messages.h"
 #include <drift/status.h>
 
 namespace drift::ctl {
-
-// Bodies driftctl accepts once the handshake is done.
-inline constexpr std::uint32_t kClientMaxBody = 8u << 20;
 
 Status write_message(TcpStream& stream, const WireMessage& msg, Clock::time_point deadline);
 

@@ -16,6 +16,9 @@ inline constexpr std::uint16_t kProtocolVersion = 1;
 inline constexpr std::size_t kFrameHeaderSize = 12;
 // Limit for frames before the handshake completes: a Hello or HelloAuth is far smaller.
 inline constexpr std::uint32_t kHandshakeMaxBody = 4096;
+// The largest body driftctl accepts from a daemon: an answer the daemon builds for a client
+// (a list of jobs, say) keeps within it whatever net.max_frame_bytes allows between daemons.
+inline constexpr std::uint32_t kClientMaxBody = 8u << 20;
 
 struct FrameHeader {
   std::uint32_t magic = kFrameMagic;

@@ -27,6 +27,7 @@
 #include "node/jobs/job_checkpoints.h"
 #include "node/jobs/job_grain.h"
 #include "protocol/app_query.h"
+#include "protocol/frame.h"
 #include "node/net/access_token.h"
 #include "node/net/messenger.h"
 #include "node/net/peer_connection.h"
@@ -70,9 +71,10 @@ class JobCoordinator {
   // Who submitted the job (spec.runtime["owner"], written by the daemon it was submitted to).
   static std::string owner_of(const JobSpec& spec);
   // A list of jobs ends past this many bytes: three quarters of net.max_frame_bytes, or of
-  // driftctl's 8 MiB frames if that is less, so that it fits one frame whatever the jobs hold.
+  // driftctl's frames (kClientMaxBody) if that is less, so that it fits one frame whatever the
+  // jobs hold.
   void set_max_frame_bytes(std::size_t frame_bytes) {
-    list_bytes_ = std::min(frame_bytes, std::size_t{8} << 20) / 4 * 3;
+    list_bytes_ = std::min(frame_bytes, std::size_t{kClientMaxBody}) / 4 * 3;
   }
   // checkpoint.disk: the ends kept here also go to `disk`, and those a previous run left there
   // are kept again (job_coordinator_jobs.cc). Returns what was loaded, for the log.

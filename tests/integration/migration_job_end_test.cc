@@ -9,6 +9,7 @@
 
 #include "tests/integration/migration_harness.h"
 #include "tests/integration/poll.h"
+#include "tests/integration/sanitized_build.h"
 
 namespace drift::test {
 namespace {
@@ -38,8 +39,10 @@ TEST_F(MigrationAtJobEndTest, MoveInterruptedByTheJobsEndIsAnsweredAndLeavesNoth
   })) << "task 0 is listed on no node";
   const std::uint32_t dest = from % 3 + 1;
   ASSERT_TRUE(mover->send(MigrateRequest{TaskId{job, 0}, dest}).is_ok());
-  // The task's node logs the destination's acceptance.
-  const bool accepted = poll_until(std::chrono::seconds(30), std::chrono::milliseconds(1), [&] {
+  // The task's node logs the destination's acceptance. Under ThreadSanitizer the worker takes
+  // 26 s to fill and hand over its 400 MB before the offer can go (30 s were once too few).
+  const auto wait = std::chrono::seconds(kSanitizedBuild ? 120 : 30);
+  const bool accepted = poll_until(wait, std::chrono::milliseconds(1), [&] {
     return log_of(static_cast<int>(from)).find(": accepted after ") != std::string::npos;
   });
   // The client cancels the job: the root ends it everywhere.
