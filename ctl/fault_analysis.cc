@@ -35,36 +35,51 @@ bool faulted_at(const std::vector<Window>& windows, int node, double t) {
                      [&](const Window& w) { return w.node == node && t >= w.from && t <= w.to; });
 }
 
-// The highest incarnation anyone showed `node` at, up to time t: every identity of the process
-// that ran then (it refutes with higher ones; a process started later takes a newer one).
-std::uint64_t incarnation_by(const FaultRunRecord& r, int node, double t) {
-  std::uint64_t most = 0;
-  for (const auto& s : r.sightings) {
-    if (s.target == node && s.t <= t) most = std::max(most, s.incarnation);
+// A process the run killed: `node`'s identities up to `incarnation` (the highest anyone showed it
+// at by the kill; it refutes with higher ones, a process started later takes a newer one) are
+// gone for good, so showing one suspect or dead is right whenever it comes — even after a
+// restart and its grace (a slow node's old identity may be declared dead while its new process
+// is still starting).
+struct KilledProcess {
+  const InjectedFault* fault;
+  int node;
+  std::uint64_t incarnation;
+
+  bool holds(const MemberSighting& s) const {
+    return s.target == node && s.t >= fault->at_s && s.incarnation <= incarnation;
   }
-  return most;
+};
+
+std::vector<KilledProcess> killed_processes(const FaultRunRecord& r) {
+  std::vector<KilledProcess> out;
+  for (const auto& f : r.faults) {
+    if (f.kind != FaultKind::kKill || !f.error.empty()) continue;
+    for (int n : f.nodes) {
+      std::uint64_t most = 0;
+      for (const auto& s : r.sightings) {
+        if (s.target == n && s.t <= f.at_s) most = std::max(most, s.incarnation);
+      }
+      out.push_back({&f, n, most});
+    }
+  }
+  return out;
 }
 
-// A sighting of an identity held by a process the run killed before it: that process is gone for
-// good, so showing it suspect or dead is right whenever it comes — even after a restart and its
-// grace (a slow node's old identity may be declared dead while its new process is still starting).
-bool of_killed_process(const FaultRunRecord& r, const MemberSighting& s) {
-  return std::any_of(r.faults.begin(), r.faults.end(), [&](const InjectedFault& f) {
-    return f.kind == FaultKind::kKill && f.error.empty() && f.at_s <= s.t &&
-           std::find(f.nodes.begin(), f.nodes.end(), s.target) != f.nodes.end() &&
-           s.incarnation <= incarnation_by(r, s.target, f.at_s);
+bool of_killed_process(const std::vector<KilledProcess>& killed, const MemberSighting& s,
+                       const InjectedFault* by = nullptr) {
+  return std::any_of(killed.begin(), killed.end(), [&](const KilledProcess& k) {
+    return (by == nullptr || k.fault == by) && k.holds(s);
   });
 }
 
 // The first time after the fault that a healthy survivor showed `target` in `state`.
 std::optional<double> first_sighting(const FaultRunRecord& r, const std::vector<Window>& windows,
+                                     const std::vector<KilledProcess>& killed,
                                      const InjectedFault& f, int target, MemberState state) {
   const double until = f.undone_s < 0 ? kForever : f.undone_s + kGraceS;
-  const std::uint64_t killed =
-      f.kind == FaultKind::kKill ? incarnation_by(r, target, f.at_s) : 0;
   for (const auto& s : r.sightings) {
     if (s.target != target || s.state != state || s.t < f.at_s) continue;
-    if (s.t > until && !(f.kind == FaultKind::kKill && s.incarnation <= killed)) continue;
+    if (s.t > until && !of_killed_process(killed, s, &f)) continue;
     if (s.observer == target || faulted_at(windows, s.observer, s.t)) continue;
     return s.t - f.at_s;
   }
@@ -72,6 +87,7 @@ std::optional<double> first_sighting(const FaultRunRecord& r, const std::vector<
 }
 
 FaultOutcome outcome_of(const FaultRunRecord& r, const std::vector<Window>& windows,
+                        const std::vector<KilledProcess>& killed,
                         const InjectedFault& f) {
   FaultOutcome o;
   o.fault = &f;
@@ -83,8 +99,8 @@ FaultOutcome outcome_of(const FaultRunRecord& r, const std::vector<Window>& wind
   bool all_dead = true;
   double last_dead = 0;
   for (int n : f.nodes) {
-    auto suspect = first_sighting(r, windows, f, n, MemberState::kSuspect);
-    auto dead = first_sighting(r, windows, f, n, MemberState::kDead);
+    auto suspect = first_sighting(r, windows, killed, f, n, MemberState::kSuspect);
+    auto dead = first_sighting(r, windows, killed, f, n, MemberState::kDead);
     if (suspect && (!o.suspected_s || *suspect < *o.suspected_s)) o.suspected_s = suspect;
     if (dead && (!o.suspected_s || *dead < *o.suspected_s)) o.suspected_s = dead;  // seen dead first
     all_dead = all_dead && dead.has_value();
@@ -238,10 +254,11 @@ std::string job_outcome_text(const JobRecord& j) {
 FaultAnalysis analyse_fault_run(const FaultRunRecord& r) {
   FaultAnalysis a;
   const auto windows = fault_windows(r);
-  for (const auto& f : r.faults) a.faults.push_back(outcome_of(r, windows, f));
+  const auto killed = killed_processes(r);
+  for (const auto& f : r.faults) a.faults.push_back(outcome_of(r, windows, killed, f));
   for (const auto& s : r.sightings) {
     if (faulted_at(windows, s.target, s.t) || faulted_at(windows, s.observer, s.t)) continue;
-    if (of_killed_process(r, s)) continue;
+    if (of_killed_process(killed, s)) continue;
     if (s.state == MemberState::kSuspect) a.false_suspicions.push_back({s.t, s.observer, s.target, s.state});
     if (s.state == MemberState::kDead) a.false_deaths.push_back({s.t, s.observer, s.target, s.state});
   }

@@ -64,11 +64,10 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
   store_.put(task, step, state);
   if (!disk_) return then();
   if (disk_late_) {  // kept in memory only until the disk has caught up
-    disk_skipped_.emplace(task.job, task.index, step);
+    disk_skipped_.emplace(task, step);
     if (disk_skipped_.size() > 2 * store_.copies() + 1024) {  // a disk that stays hung: the
       std::erase_if(disk_skipped_, [this](const auto& copy) {  // list no longer than the store
-        const auto& [job, index, at] = copy;
-        return !store_.find(TaskId{job, index}, at);
+        return !store_.find(copy.first, copy.second);
       });
     }
     return then();
@@ -118,8 +117,7 @@ void RecoveryAgent::keep(TaskId task, std::uint64_t step, CheckpointStore::State
 void RecoveryAgent::catch_up_disk() {
   disk_late_ = false;
   std::size_t written = 0;
-  for (const auto& [job, index, step] : disk_skipped_) {
-    const TaskId task{job, index};
+  for (const auto& [task, step] : disk_skipped_) {
     if (CheckpointStore::State state = store_.find(task, step)) {
       disk_->write(task, step, std::move(state));
       ++written;

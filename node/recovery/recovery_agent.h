@@ -15,7 +15,7 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <tuple>
+#include <utility>
 
 #include "migration/location_cache.h"
 #include "node/recovery/checkpoint_disk.h"
@@ -112,7 +112,7 @@ class RecoveryAgent {
   // as (task, step): written once the disk has caught up, those still kept by then.
   std::size_t disk_pending_ = 0;
   bool disk_late_ = false;
-  std::set<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>> disk_skipped_;  // job, index, step
+  std::set<std::pair<TaskId, std::uint64_t>> disk_skipped_;
 };
 
 }  // namespace drift
